@@ -1,0 +1,149 @@
+/**
+ * The `StateStore` contract, version 1 (DESIGN.md §6). Every store (memory, SQLite, PostgreSQL) passes
+ * the conformance suite in `flowstack/test`. A store keeps snapshots as opaque JSON text: decoding,
+ * version checks and migrations happen once, in `src/store/`, so a corrupt row is never rewritten.
+ */
+
+export interface StoredThread {
+  threadId: string;
+  /** Optimistic version; 1 after the first commit. */
+  version: number;
+  /** The snapshot as JSON text, exactly as committed. */
+  data: string;
+  principal?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type HistoryKind = 'message' | 'tool-call' | 'tool-result' | 'step-output' | 'frame';
+
+export interface HistoryDraft {
+  kind: HistoryKind;
+  /** JSON text. */
+  data: string;
+  turnId: string;
+}
+
+export interface HistoryEntry extends HistoryDraft {
+  threadId: string;
+  /** 1-based position in the thread's history. */
+  seq: number;
+  createdAt: number;
+}
+
+export interface ObservationRow {
+  /** Store-wide increasing id. */
+  id: number;
+  threadId: string;
+  type: string;
+  /** The whole observation as JSON text (without its id). */
+  data: string;
+  createdAt: number;
+}
+
+/** One atomic change to a thread: the snapshot, plus rows appended in the same transaction (outbox). */
+export interface ThreadCommit {
+  threadId: string;
+  /** The version read before the change; 0 creates the thread. A mismatch is a `VersionConflictError`. */
+  expectedVersion: number;
+  data: string;
+  principal?: string;
+  history?: HistoryDraft[];
+  observations?: { type: string; data: string }[];
+  now: number;
+}
+
+export interface CommitResult {
+  version: number;
+  historySeqs: number[];
+  observationIds: number[];
+}
+
+export interface ThreadSummary {
+  threadId: string;
+  version: number;
+  principal?: string;
+  createdAt: number;
+  updatedAt: number;
+}
+
+export type JournalStatus = 'started' | 'succeeded' | 'failed';
+
+/** One row per tool call, keyed by the idempotency key (thread id + call id). */
+export interface JournalEntry {
+  key: string;
+  threadId: string;
+  callId: string;
+  toolName: string;
+  argsHash: string;
+  idempotent: boolean;
+  status: JournalStatus;
+  startedAt: number;
+  finishedAt?: number;
+  /** Redacted result or error as JSON text. */
+  result?: string;
+}
+
+export interface AuditRecord {
+  id: number;
+  threadId: string;
+  callId: string;
+  toolName: string;
+  capability: string;
+  principal?: string;
+  inputSummary: string;
+  outputSummary?: string;
+  risk?: string;
+  status: 'started' | 'succeeded' | 'failed' | 'denied';
+  durationMs?: number;
+  createdAt: number;
+}
+
+export type AuditDraft = Omit<AuditRecord, 'id' | 'outputSummary' | 'durationMs'> & {
+  outputSummary?: string;
+  durationMs?: number;
+};
+
+export interface StateStoreV1 {
+  readonly specVersion: 1;
+  readonly kind: string;
+  loadThread(threadId: string): Promise<StoredThread | undefined>;
+  commit(change: ThreadCommit): Promise<CommitResult>;
+  listThreads(options?: { principal?: string; limit?: number }): Promise<ThreadSummary[]>;
+  readHistory(threadId: string, options?: { afterSeq?: number; limit?: number }): Promise<HistoryEntry[]>;
+  readObservations(
+    threadId: string,
+    options?: { afterId?: number; limit?: number },
+  ): Promise<ObservationRow[]>;
+
+  /**
+   * Takes a thread's lease for `owner` until `now + ttlMs` if it is free, expired, or already held by
+   * `owner`. Returns whether the lease is now held.
+   */
+  acquireLease(options: { threadId: string; owner: string; ttlMs: number; now: number }): Promise<boolean>;
+  releaseLease(options: { threadId: string; owner: string }): Promise<void>;
+
+  /** Inserts a started entry; if the key exists, returns the existing entry and changes nothing. */
+  journalStart(entry: JournalEntry): Promise<JournalEntry>;
+  journalFinish(options: {
+    key: string;
+    status: Exclude<JournalStatus, 'started'>;
+    result: string;
+    finishedAt: number;
+  }): Promise<void>;
+  readJournal(key: string): Promise<JournalEntry | undefined>;
+  listJournal(threadId: string): Promise<JournalEntry[]>;
+
+  appendAudit(record: AuditDraft): Promise<number>;
+  completeAudit(options: {
+    id: number;
+    status: AuditRecord['status'];
+    outputSummary: string;
+    durationMs: number;
+  }): Promise<void>;
+  readAudit(options?: { threadId?: string; limit?: number }): Promise<AuditRecord[]>;
+
+  close(): Promise<void>;
+}
+
+export type StateStore = StateStoreV1;

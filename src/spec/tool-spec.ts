@@ -1,0 +1,96 @@
+/**
+ * The data-only contract of a tool, version 1. Tool definitions in code (`defineTool`) and manifest
+ * files both produce this shape; the safety pipeline reads nothing else.
+ */
+import type { JsonSchema } from './json-schema.js';
+
+/** How much harm a tool can do; decides audit, simulation and default rate limits (DESIGN.md §4–§5). */
+export type CapabilityLevel = 'safe' | 'controlled' | 'restricted' | 'privileged';
+
+export const capabilityLevels: readonly CapabilityLevel[] = [
+  'safe',
+  'controlled',
+  'restricted',
+  'privileged',
+];
+
+/** The six error categories a tool result can carry (DESIGN.md §4). */
+export type ToolErrorCategory =
+  | 'validation_error'
+  | 'auth_error'
+  | 'not_found'
+  | 'rate_limit'
+  | 'timeout'
+  | 'server_error';
+
+export interface RateLimitSpec {
+  /** Calls allowed per window. */
+  limit: number;
+  /** Window length in milliseconds (default one hour). */
+  windowMs: number;
+}
+
+export interface ToolSpecV1 {
+  readonly specVersion: 1;
+  id: string;
+  name: string;
+  description: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+  /** Safe to run twice with the same arguments; only idempotent tools are retried or re-run on resume. */
+  idempotent: boolean;
+  timeoutMs: number;
+  capability: CapabilityLevel;
+  accessesPrivateData: boolean;
+  receivesUntrustedInput: boolean;
+  communicatesExternally: boolean;
+  requiresApproval: boolean;
+  /** Attempts after the first, idempotent tools only. */
+  maxRetries: number;
+  rateLimit?: RateLimitSpec;
+  cacheTtlMs?: number;
+}
+
+export type ToolSpec = ToolSpecV1;
+
+/** One call the model asked for. `input` is the raw argument text as the model produced it. */
+export interface ToolCallRequest {
+  callId: string;
+  toolName: string;
+  input: string;
+  /** Calls sharing a group may run concurrently. */
+  parallelGroup?: string;
+}
+
+export interface ToolError {
+  category: ToolErrorCategory;
+  message: string;
+  retryable: boolean;
+}
+
+/** The settled result of one call, always returned (never thrown) by the pipeline. */
+export type ToolCallResult =
+  | {
+      status: 'success';
+      callId: string;
+      toolName: string;
+      /** Redacted output as stored in full. */
+      output: unknown;
+      /** Redacted, size-capped text that enters the model context. */
+      contextText: string;
+    }
+  | {
+      status: 'error';
+      callId: string;
+      toolName: string;
+      error: ToolError;
+      contextText: string;
+    }
+  | {
+      status: 'suspended';
+      callId: string;
+      toolName: string;
+      /** Why the call waits for a human (approval, feedback …). */
+      reason: string;
+      contextText: string;
+    };

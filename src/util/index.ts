@@ -1,0 +1,2 @@
+export { type Clock, systemClock } from './clock.js';
+export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
