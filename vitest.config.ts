@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'examples/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'examples/**/*.test.ts', 'scripts/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     pool: 'forks',

@@ -20,8 +20,18 @@ export class FlowstackError extends Error {
     this.code = options.code;
   }
 
-  static isInstance(error: unknown): error is FlowstackError {
-    return typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[marker] === true;
+  /**
+   * True for flowstack errors of this class: `FlowstackError.isInstance(e)` for any of them,
+   * `ModelError.isInstance(e)` for model errors only. Each subclass names itself after its class.
+   */
+  static isInstance<T extends abstract new (...args: never[]) => FlowstackError>(
+    this: T,
+    error: unknown,
+  ): error is InstanceType<T> {
+    if (typeof error !== 'object' || error === null || (error as Record<symbol, unknown>)[marker] !== true)
+      return false;
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
+    return (this as unknown) === FlowstackError || (error as { name?: unknown }).name === this.name;
   }
 
   toJSON(): Record<string, unknown> {

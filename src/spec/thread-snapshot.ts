@@ -40,6 +40,8 @@ export interface ThreadSnapshotV1 {
   scratchpad: ScratchpadEntry[];
   pending?: PendingQuestion;
   turnCount: number;
+  /** Seq of the last history row of this thread (a pointer into the append-only history). */
+  historySeq: number;
   /** The turn being run when the snapshot was saved; set while a turn is under way. */
   activeTurnId?: string;
   /** Open-ended state owned by later layers (plans, suspensions, A2A tasks), keyed by layer. */

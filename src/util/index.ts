@@ -1,2 +1,3 @@
 export { type Clock, systemClock } from './clock.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
+export { canonicalJson, stableHash } from './stable-hash.js';

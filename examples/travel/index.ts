@@ -1,0 +1,44 @@
+/**
+ * The travel desk example, ready to run: `flowstack chat travel`, `flowstack run travel "…"`.
+ */
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { type Agent, createAgent, resolveModelFromEnv, type StateStore } from '../../src/index.js';
+import { createTravelDemoModel } from './demo-model.js';
+import {
+  bookFlightFlow,
+  createBookFlightTool,
+  findFlightsTool,
+  searchFlightsFlow,
+  travelRules,
+} from './domain.js';
+
+export interface TravelExample {
+  agent: Agent;
+  /** Which model answers, said on start. */
+  modelDescription: string;
+  bookings: Array<{ flight_id: string; passenger: string; reference: string }>;
+  /** A conversation that shows the example's features, for `flowstack demo`. */
+  demoConversation: string[];
+}
+
+export function createTravelExample(
+  options: { store?: StateStore; model?: LanguageModelV3; env?: NodeJS.ProcessEnv } = {},
+): TravelExample {
+  const fromEnv = options.model ? undefined : resolveModelFromEnv(options.env ?? process.env);
+  const model = options.model ?? fromEnv?.model ?? createTravelDemoModel();
+  const modelDescription = options.model
+    ? `${model.provider}:${model.modelId}`
+    : (fromEnv?.description ??
+      'the bundled scripted demo model (no LLM is called; set FLOWSTACK_MODEL to use one)');
+  const bookings: TravelExample['bookings'] = [];
+  const agent = createAgent({
+    model,
+    flows: [searchFlightsFlow, bookFlightFlow],
+    tools: [findFlightsTool, createBookFlightTool(bookings)],
+    rules: travelRules,
+    persona: 'You are a travel desk assistant. Be brief. Never invent flights: use the tools.',
+    ...(options.store ? { store: options.store } : {}),
+  });
+  const demoConversation = ['I want to fly to Lisbon', '2026-12-05', 'book TP1351 for Ada Lovelace'];
+  return { agent, modelDescription, bookings, demoConversation };
+}

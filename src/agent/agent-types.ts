@@ -1,0 +1,99 @@
+/**
+ * The agent's public types: how it is configured and what a turn returns.
+ */
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { FastPathRule } from '../nlu/index.js';
+import type { DisplayFrame } from '../respond/index.js';
+import type {
+  FlowInstance,
+  FlowSpec,
+  Observation,
+  PendingQuestion,
+  StateStore,
+  ThreadSnapshot,
+} from '../spec/index.js';
+import type { ToolDefinition } from '../tool/index.js';
+import type { Clock, IdGenerator } from '../util/index.js';
+
+export interface AgentOptions {
+  model: LanguageModelV3;
+  flows: readonly FlowSpec[];
+  tools?: readonly ToolDefinition[];
+  /** Where threads live. Defaults to SQLite at `.flowstack/flowstack.db`. */
+  store?: StateStore;
+  /** Fast-path routing rules, tried before the model. */
+  rules?: readonly FastPathRule[];
+  /** The base persona every prompt starts with. */
+  persona?: string;
+  /** Use the model's streaming interface (`doStream`) instead of `doGenerate`. */
+  stream?: boolean;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Redaction of secrets; defaults to `redactSecrets` / `redactValue`. */
+  redact?: { text(text: string): string; value(value: unknown): unknown };
+  limits?: Partial<AgentLimits>;
+}
+
+/** Every bound of a turn, declared once (DESIGN.md §5). */
+export interface AgentLimits {
+  maxInputChars: number;
+  maxStackDepth: number;
+  /** Model calls per skill run for simple flows; complex flows get `maxSkillIterationsComplex`. */
+  maxSkillIterations: number;
+  maxSkillIterationsComplex: number;
+  /** Flows executed in one turn before the turn ends. */
+  maxFlowsPerTurn: number;
+  /** Characters of one tool result that enter the model context. */
+  maxToolResultChars: number;
+  /** Conversation messages given to the router and skills. */
+  recentMessages: number;
+  leaseTtlMs: number;
+}
+
+export type TurnStatus = 'completed' | 'needs-input' | 'suspended' | 'failed';
+
+export interface TurnResult {
+  threadId: string;
+  turnId: string;
+  status: TurnStatus;
+  reply: string;
+  frames: DisplayFrame[];
+  /** The flow stack after the turn, top last. */
+  stack: FlowInstance[];
+  /** The question the next message answers, when one is pending. */
+  pending?: PendingQuestion;
+  /** Observations of this turn, with their store ids. */
+  observations: Observation[];
+}
+
+export interface ConversationMessage {
+  seq: number;
+  role: 'user' | 'assistant';
+  text: string;
+  turnId: string;
+}
+
+export interface ThreadView {
+  threadId: string;
+  version: number;
+  snapshot: ThreadSnapshot;
+  messages: ConversationMessage[];
+}
+
+export interface SendOptions {
+  threadId: string;
+  text: string;
+  principal?: string;
+  signal?: AbortSignal;
+}
+
+export interface Agent {
+  /** Runs one turn on a thread; an unknown thread id starts a new thread. */
+  send(options: SendOptions): Promise<TurnResult>;
+  /** Reads a thread; throws `ThreadNotFoundError` when there is none. */
+  readThread(threadId: string): Promise<ThreadView>;
+  /** Listens to observations after they are saved. */
+  subscribe(listener: (observation: Observation) => void, options?: { threadId?: string }): () => void;
+  readonly store: StateStore;
+  close(): Promise<void>;
+}

@@ -1,0 +1,31 @@
+/**
+ * Saves a turn in one transaction (snapshot, history rows, observations), then publishes the
+ * observations with the ids the store gave them: save before emit (DESIGN.md invariant 4).
+ */
+import type { ObservationBus } from '../observe/index.js';
+import type { Observation, StateStore } from '../spec/index.js';
+import { encodeSnapshot } from '../store/index.js';
+import type { TurnState } from './turn-state.js';
+
+export async function commitTurn(
+  turn: TurnState,
+  store: StateStore,
+  bus: ObservationBus,
+): Promise<{ version: number; observations: Observation[] }> {
+  turn.snapshot.historySeq += turn.history.length;
+  const commit = await store.commit({
+    threadId: turn.threadId,
+    expectedVersion: turn.baseVersion,
+    data: encodeSnapshot(turn.snapshot),
+    ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+    history: turn.history,
+    observations: turn.observations.map((o) => ({ type: o.type, data: JSON.stringify(o) })),
+    now: turn.clock.now(),
+  });
+  const observations = turn.observations.map((o, i) => ({ ...o, id: commit.observationIds[i] ?? 0 }));
+  turn.baseVersion = commit.version;
+  turn.history = [];
+  turn.observations = [];
+  bus.publish(observations);
+  return { version: commit.version, observations };
+}

@@ -1,0 +1,173 @@
+/**
+ * `createAgent()`: the turn loop of DESIGN.md §1, calling one phase function per step. Pseudo-code in
+ * docs/architecture/turn-loop.md.
+ */
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
+import { prepareInput } from '../nlu/index.js';
+import { createObservationBus } from '../observe/index.js';
+import { redactSecrets, redactValue } from '../redact/index.js';
+import { composeReply } from '../respond/index.js';
+import type { FlowSpec } from '../spec/index.js';
+import { createSqliteStore } from '../store/index.js';
+import { createToolSet } from '../tool/index.js';
+import { randomIdGenerator, systemClock } from '../util/index.js';
+import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult } from './agent-types.js';
+import { commitTurn } from './commit-turn.js';
+import { defaultAgentLimits } from './default-limits.js';
+import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
+import { routeTurn } from './route-turn.js';
+import { runFlows } from './run-flows.js';
+import { observe, record, type TurnState } from './turn-state.js';
+
+const defaultPersona =
+  'You are a careful assistant. Use the tools you are given; never invent their results.';
+
+/**
+ * @example
+ * const agent = createAgent({ model, flows: [bookTrip], tools: [findFlights, bookFlight] });
+ * const turn = await agent.send({ threadId: 'thread-1', text: 'Book me a flight to Lisbon' });
+ * console.log(turn.reply);
+ */
+export function createAgent(options: AgentOptions): Agent {
+  const store = options.store ?? createSqliteStore();
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIdGenerator;
+  const limits = { ...defaultAgentLimits, ...options.limits };
+  const redact = options.redact ?? { text: redactSecrets, value: redactValue };
+  const flows = new Map<string, FlowSpec>(options.flows.map((f) => [f.name, f]));
+  const tools = createToolSet(options.tools ?? []);
+  const bus = createObservationBus();
+  const owner = ids('agent');
+  const persona = options.persona ?? defaultPersona;
+
+  async function send(sendOptions: SendOptions): Promise<TurnResult> {
+    const text = prepareInput(sendOptions.text, { maxChars: limits.maxInputChars });
+    const { threadId } = sendOptions;
+    const leased = await store.acquireLease({ threadId, owner, ttlMs: limits.leaseTtlMs, now: clock.now() });
+    if (!leased) throw new ThreadBusyError({ threadId });
+    try {
+      return await runTurn(sendOptions, redact.text(text));
+    } finally {
+      await store.releaseLease({ threadId, owner });
+    }
+  }
+
+  async function runTurn(sendOptions: SendOptions, text: string): Promise<TurnResult> {
+    const { threadId, signal } = sendOptions;
+    const loaded = await loadOrCreateThread(store, threadId, sendOptions.principal);
+    const turn: TurnState = {
+      threadId,
+      turnId: ids('turn'),
+      snapshot: loaded.snapshot,
+      baseVersion: loaded.version,
+      history: [],
+      observations: [],
+      replyParts: [],
+      failed: false,
+      suspended: false,
+      clock,
+    };
+    const recent = await readRecentMessages(store, turn.snapshot, limits.recentMessages - 1);
+    const context = toPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]);
+    record(turn, 'message', { role: 'user', text });
+    const stream = options.stream === true;
+    const common = {
+      model: options.model,
+      context,
+      ...(stream ? { stream } : {}),
+      ...(signal ? { signal } : {}),
+    };
+    const batch = {
+      threadId,
+      turnId: turn.turnId,
+      clock,
+      store,
+      maxContextChars: limits.maxToolResultChars,
+      redact,
+      ...(signal ? { signal } : {}),
+    };
+    try {
+      await routeTurn({
+        ...common,
+        turn,
+        text,
+        flows,
+        rules: options.rules ?? [],
+        ids,
+        maxStackDepth: limits.maxStackDepth,
+      });
+      await runFlows({ ...common, turn, flows, tools, persona, batch, limits });
+    } catch (error) {
+      // A model that fails while routing ends the turn with an error reply; the user's message is kept.
+      if (!ModelError.isInstance(error)) throw error;
+      turn.failed = true;
+      turn.replyParts.push({
+        text: `Sorry, the language model is not answering right now (${redact.text(error.message)}). Please try again.`,
+      });
+      observe(turn, 'error', { phase: error.phase, message: redact.text(error.message) });
+    }
+    const pending = turn.snapshot.pending;
+    const reply = composeReply(turn.replyParts, pending?.question);
+    record(turn, 'message', { role: 'assistant', text: reply.text });
+    turn.snapshot.turnCount += 1;
+    const status = pending
+      ? 'needs-input'
+      : turn.suspended
+        ? 'suspended'
+        : turn.failed
+          ? 'failed'
+          : 'completed';
+    const { observations } = await commitTurnWithResponse(turn, reply.text, status);
+    const result: TurnResult = {
+      threadId,
+      turnId: turn.turnId,
+      status,
+      reply: reply.text,
+      frames: reply.frames,
+      stack: turn.snapshot.stack,
+      observations,
+    };
+    if (pending) result.pending = pending;
+    return result;
+  }
+
+  function commitTurnWithResponse(turn: TurnState, reply: string, status: string) {
+    turn.observations.push({
+      specVersion: 1,
+      threadId: turn.threadId,
+      turnId: turn.turnId,
+      type: 'final-response',
+      time: clock.now(),
+      data: { text: reply, status },
+    });
+    return commitTurn(turn, store, bus);
+  }
+
+  async function readThread(threadId: string) {
+    const loaded = await loadThread(store, threadId);
+    if (!loaded) throw new ThreadNotFoundError({ threadId });
+    const messages: ConversationMessage[] = await readRecentMessages(
+      store,
+      loaded.snapshot,
+      Number.MAX_SAFE_INTEGER,
+    );
+    return { threadId, version: loaded.version, snapshot: loaded.snapshot, messages };
+  }
+
+  return {
+    send,
+    readThread,
+    subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
+    store,
+    close: () => store.close(),
+  };
+}
+
+function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {
+  return messages.map((m) =>
+    m.role === 'user'
+      ? { role: 'user' as const, content: [{ type: 'text' as const, text: m.text }] }
+      : { role: 'assistant' as const, content: [{ type: 'text' as const, text: m.text }] },
+  );
+}

@@ -1,0 +1,13 @@
+export type {
+  Agent,
+  AgentLimits,
+  AgentOptions,
+  ConversationMessage,
+  SendOptions,
+  ThreadView,
+  TurnResult,
+  TurnStatus,
+} from './agent-types.js';
+export { createAgent } from './create-agent.js';
+export { defaultAgentLimits } from './default-limits.js';
+export { resolveModelFromEnv } from './resolve-model-from-env.js';

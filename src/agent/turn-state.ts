@@ -1,0 +1,44 @@
+/**
+ * The working record of one turn: the snapshot being changed and the rows to append when it is saved.
+ * Nothing here is visible outside the turn until `commitTurn` saves it in one transaction.
+ */
+
+import type { ReplyPart } from '../respond/index.js';
+import type { HistoryDraft, ObservationDraft, ObservationType, ThreadSnapshot } from '../spec/index.js';
+import type { Clock } from '../util/index.js';
+
+export interface TurnState {
+  threadId: string;
+  turnId: string;
+  snapshot: ThreadSnapshot;
+  /** Version the snapshot was read at (0 for a new thread). */
+  baseVersion: number;
+  history: HistoryDraft[];
+  observations: ObservationDraft[];
+  replyParts: ReplyPart[];
+  failed: boolean;
+  suspended: boolean;
+  clock: Clock;
+}
+
+export function observe(
+  turn: TurnState,
+  type: ObservationType,
+  data: Record<string, unknown>,
+  parentId?: string,
+): void {
+  const draft: ObservationDraft = {
+    specVersion: 1,
+    threadId: turn.threadId,
+    turnId: turn.turnId,
+    type,
+    time: turn.clock.now(),
+    data,
+  };
+  if (parentId !== undefined) draft.parentId = parentId;
+  turn.observations.push(draft);
+}
+
+export function record(turn: TurnState, kind: HistoryDraft['kind'], data: unknown): void {
+  turn.history.push({ kind, data: JSON.stringify(data), turnId: turn.turnId });
+}

@@ -1,0 +1,1 @@
+export { createObservationBus, type ObservationBus, type ObservationListener } from './observation-bus.js';

@@ -1,0 +1,7 @@
+export {
+  composeReply,
+  type DisplayFrame,
+  describeResult,
+  frameFor,
+  type ReplyPart,
+} from './compose-reply.js';

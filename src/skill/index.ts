@@ -1,0 +1,1 @@
+export { type RenderSkillPromptOptions, renderSkillPrompt } from './render-skill-prompt.js';

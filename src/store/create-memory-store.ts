@@ -1,0 +1,247 @@
+import { VersionConflictError } from '../errors/index.js';
+import type {
+  AuditRecord,
+  HistoryEntry,
+  JournalEntry,
+  ObservationRow,
+  StateStore,
+  StoredThread,
+} from '../spec/index.js';
+import type { Clock } from '../util/index.js';
+import { assertValidCommit } from './internal/assert-valid-commit.js';
+import { copyDefined } from './internal/copy-defined.js';
+import { StoreError } from './store-error.js';
+
+/** Options of {@link createMemoryStore}. */
+export interface MemoryStoreOptions {
+  /**
+   * Accepted so that store factories share one options shape. Every time the contract records is passed
+   * in by the caller (`now`, `startedAt`, `createdAt`), so the memory store never reads the clock.
+   */
+  clock?: Clock;
+}
+
+interface Lease {
+  owner: string;
+  expiresAt: number;
+}
+
+const kind = 'memory';
+
+/**
+ * A `StateStore` that keeps everything in this process, for tests and demos. It has the exact semantics
+ * of the durable stores (it passes the same conformance suite): records are copied in and out, ids only
+ * grow, stale versions conflict and a rejected commit writes nothing.
+ *
+ * @example
+ * const store = createMemoryStore();
+ * const { version } = await store.commit({ threadId: 't1', expectedVersion: 0, data: '{}', now: Date.now() });
+ */
+export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore {
+  const threads = new Map<string, StoredThread>();
+  const histories = new Map<string, HistoryEntry[]>();
+  const observations = new Map<string, ObservationRow[]>();
+  const leases = new Map<string, Lease>();
+  const journal = new Map<string, JournalEntry>();
+  const audit: AuditRecord[] = [];
+  let lastObservationId = 0;
+  let closed = false;
+
+  const assertOpen = () => {
+    if (closed)
+      throw new StoreError({ reason: 'closed', store: kind, message: 'The memory store is closed.' });
+  };
+
+  return {
+    specVersion: 1,
+    kind,
+
+    async loadThread(threadId) {
+      assertOpen();
+      const thread = threads.get(threadId);
+      return thread && { ...thread };
+    },
+
+    async commit(change) {
+      assertOpen();
+      assertValidCommit(kind, change);
+      const current = threads.get(change.threadId);
+      const actualVersion = current?.version ?? 0;
+      if (change.expectedVersion !== actualVersion) {
+        throw new VersionConflictError({
+          threadId: change.threadId,
+          expectedVersion: change.expectedVersion,
+          actualVersion,
+        });
+      }
+      const version = actualVersion + 1;
+      threads.set(
+        change.threadId,
+        copyDefined({
+          threadId: change.threadId,
+          version,
+          data: change.data,
+          principal: change.principal ?? current?.principal,
+          createdAt: current?.createdAt ?? change.now,
+          updatedAt: change.now,
+        }),
+      );
+      const history = histories.get(change.threadId) ?? [];
+      histories.set(change.threadId, history);
+      const historySeqs = (change.history ?? []).map((draft) => {
+        const seq = history.length + 1;
+        history.push({
+          threadId: change.threadId,
+          seq,
+          kind: draft.kind,
+          data: draft.data,
+          turnId: draft.turnId,
+          createdAt: change.now,
+        });
+        return seq;
+      });
+      const rows = observations.get(change.threadId) ?? [];
+      observations.set(change.threadId, rows);
+      const observationIds = (change.observations ?? []).map((draft) => {
+        lastObservationId += 1;
+        rows.push({
+          id: lastObservationId,
+          threadId: change.threadId,
+          type: draft.type,
+          data: draft.data,
+          createdAt: change.now,
+        });
+        return lastObservationId;
+      });
+      return { version, historySeqs, observationIds };
+    },
+
+    async listThreads(options = {}) {
+      assertOpen();
+      return [...threads.values()]
+        .filter((thread) => options.principal === undefined || thread.principal === options.principal)
+        .sort((a, b) => b.updatedAt - a.updatedAt || compareText(a.threadId, b.threadId))
+        .slice(0, toLimit(options.limit))
+        .map(({ data: _data, ...summary }) => summary);
+    },
+
+    async readHistory(threadId, options = {}) {
+      assertOpen();
+      // Seqs are 1..n without gaps, so `afterSeq` is also the index of the first entry to return.
+      const start = Math.max(0, Math.floor(options.afterSeq ?? 0));
+      const entries = histories.get(threadId) ?? [];
+      return entries.slice(start, start + toLimit(options.limit)).map((entry) => ({ ...entry }));
+    },
+
+    async readObservations(threadId, options = {}) {
+      assertOpen();
+      const rows = observations.get(threadId) ?? [];
+      const start = firstIndexAfter(rows, options.afterId ?? 0);
+      return rows.slice(start, start + toLimit(options.limit)).map((row) => ({ ...row }));
+    },
+
+    async acquireLease({ threadId, owner, ttlMs, now }) {
+      assertOpen();
+      const lease = leases.get(threadId);
+      if (lease && lease.owner !== owner && lease.expiresAt > now) return false;
+      leases.set(threadId, { owner, expiresAt: now + ttlMs });
+      return true;
+    },
+
+    async releaseLease({ threadId, owner }) {
+      assertOpen();
+      if (leases.get(threadId)?.owner === owner) leases.delete(threadId);
+    },
+
+    async journalStart(entry) {
+      assertOpen();
+      const existing = journal.get(entry.key);
+      if (existing) return { ...existing };
+      const started = copyDefined({
+        ...entry,
+        status: 'started' as const,
+        finishedAt: undefined,
+        result: undefined,
+      });
+      journal.set(entry.key, started);
+      return { ...started };
+    },
+
+    async journalFinish({ key, status, result, finishedAt }) {
+      assertOpen();
+      const entry = journal.get(key);
+      if (!entry) throw notFound(`No journal entry '${key}' to finish.`);
+      journal.set(key, { ...entry, status, result, finishedAt });
+    },
+
+    async readJournal(key) {
+      assertOpen();
+      const entry = journal.get(key);
+      return entry && { ...entry };
+    },
+
+    async listJournal(threadId) {
+      assertOpen();
+      return [...journal.values()]
+        .filter((entry) => entry.threadId === threadId)
+        .sort((a, b) => a.startedAt - b.startedAt)
+        .map((entry) => ({ ...entry }));
+    },
+
+    async appendAudit(record) {
+      assertOpen();
+      const id = audit.length + 1;
+      audit.push(copyDefined({ ...record, id }));
+      return id;
+    },
+
+    async completeAudit({ id, status, outputSummary, durationMs }) {
+      assertOpen();
+      const record = audit[id - 1];
+      if (!record) throw notFound(`No audit record ${id} to complete.`);
+      audit[id - 1] = { ...record, status, outputSummary, durationMs };
+    },
+
+    async readAudit(options = {}) {
+      assertOpen();
+      const limit = toLimit(options.limit);
+      const newestFirst: AuditRecord[] = [];
+      for (let index = audit.length - 1; index >= 0 && newestFirst.length < limit; index--) {
+        const record = audit[index];
+        if (record && (options.threadId === undefined || record.threadId === options.threadId)) {
+          newestFirst.push({ ...record });
+        }
+      }
+      return newestFirst;
+    },
+
+    async close() {
+      closed = true;
+    },
+  };
+}
+
+function toLimit(limit: number | undefined): number {
+  return limit === undefined ? Number.POSITIVE_INFINITY : Math.max(0, Math.floor(limit));
+}
+
+/** A deterministic tie-break between threads updated at the same time. */
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Binary search over rows sorted by id: the index of the first row whose id is greater than `afterId`. */
+function firstIndexAfter(rows: ObservationRow[], afterId: number): number {
+  let low = 0;
+  let high = rows.length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if ((rows[middle]?.id ?? 0) > afterId) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+function notFound(message: string): StoreError {
+  return new StoreError({ reason: 'not_found', store: kind, message });
+}

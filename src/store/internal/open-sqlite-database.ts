@@ -1,0 +1,56 @@
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import Database from 'better-sqlite3';
+import { StoreError } from '../store-error.js';
+import { createMetaTable, createTables, sqliteStoreSchemaVersion } from './sqlite-schema.js';
+
+/** How to open the SQLite store's database; see `SqliteStoreOptions` for what each setting trades. */
+export interface OpenSqliteOptions {
+  path: string;
+  synchronous: 'normal' | 'full';
+  busyTimeoutMs: number;
+}
+
+/**
+ * Opens (creating if needed) the database file, sets the pragmas, and creates or checks the schema.
+ * A database whose `meta` table names a newer store schema is closed again untouched, with an error
+ * that says so: an older flowstack must not write tables it does not understand.
+ */
+export function openSqliteDatabase(options: OpenSqliteOptions): Database.Database {
+  const inMemory = options.path === ':memory:' || options.path === '';
+  if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  const db = new Database(options.path, { timeout: options.busyTimeoutMs });
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`);
+    db.transaction(() => {
+      db.exec(createMetaTable);
+      const stored = db
+        .prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema_version'")
+        .get()?.value;
+      if (stored === undefined) {
+        db.exec(createTables);
+        db.prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?)").run(
+          String(sqliteStoreSchemaVersion),
+        );
+        return;
+      }
+      const version = Number(stored);
+      if (!Number.isSafeInteger(version) || version > sqliteStoreSchemaVersion) {
+        const why = Number.isSafeInteger(version)
+          ? `but this flowstack reads up to version ${sqliteStoreSchemaVersion}: a newer flowstack wrote it. Upgrade flowstack to open it`
+          : 'which is not a version number this flowstack knows';
+        throw new StoreError({
+          reason: 'unsupported_schema',
+          store: 'sqlite',
+          message: `The database '${options.path}' has store schema version '${stored}', ${why}. Its tables were left untouched.`,
+        });
+      }
+      // Version 1 is the first schema; older schemas would be upgraded here, step by step.
+    }).immediate();
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}

@@ -1,0 +1,31 @@
+/** A step of a script together with its position, which `calls` and error messages report. */
+export interface IndexedStep<Step> {
+  step: Step;
+  index: number;
+}
+
+/** Plays a script: hands out the first unconsumed matching step and consumes it unless it repeats. */
+export interface ScriptCursor<Step> {
+  take(isMatch: (step: Step) => boolean): IndexedStep<Step> | undefined;
+  /** Unconsumed steps that do not repeat: what a finished test expects to be zero. */
+  remaining(): number;
+  /** Every step that could still answer, repeating ones included, in script order. */
+  pending(): IndexedStep<Step>[];
+}
+
+/** Creates the cursor shared by the scripted model and the OpenAI-compatible test server. */
+export function createScriptCursor<Step extends { repeat?: boolean }>(
+  steps: readonly Step[],
+): ScriptCursor<Step> {
+  const consumed = new Set<number>();
+  const pending = () => steps.flatMap((step, index) => (consumed.has(index) ? [] : [{ step, index }]));
+  return {
+    take(isMatch) {
+      const found = pending().find(({ step }) => isMatch(step));
+      if (found !== undefined && found.step.repeat !== true) consumed.add(found.index);
+      return found;
+    },
+    remaining: () => pending().filter(({ step }) => step.repeat !== true).length,
+    pending,
+  };
+}

@@ -1,0 +1,171 @@
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Prompt,
+  LanguageModelV3ResponseMetadata,
+} from '@ai-sdk/provider';
+import { type Clock, systemClock } from '../util/index.js';
+import {
+  buildStepOutput,
+  measureOutput,
+  type StepOutput,
+  toV3FinishReason,
+} from './internal/build-step-output.js';
+import { countTokens, toV3Usage } from './internal/count-tokens.js';
+import { createPartStream } from './internal/create-part-stream.js';
+import { describeStep } from './internal/describe-step.js';
+import { matchesStep } from './internal/matches-step.js';
+import { measurePrompt, readCallContext } from './internal/read-call-context.js';
+import { createScriptCursor } from './internal/script-cursor.js';
+import { toContent, toStreamParts } from './internal/to-stream-parts.js';
+import { validateScript } from './internal/validate-script.js';
+import { ScriptExhaustedError } from './script-exhausted-error.js';
+import type { ScriptStep, ScriptUsage } from './script-step.js';
+
+/** Options of `createScriptedModel`. */
+export interface ScriptedModelOptions {
+  steps: readonly ScriptStep[];
+  /** Defaults to `scripted-model`. */
+  modelId?: string;
+  /** Defaults to `flowstack-scripted`. */
+  provider?: string;
+  /** Token counts for steps that give none; each count left out is estimated (chars / 4). */
+  defaultUsage?: ScriptUsage;
+  /** Pause between stream parts, for demos that should look live. Defaults to 0. */
+  chunkDelayMs?: number;
+  /** Times the pauses and stamps responses. Defaults to the system clock. */
+  clock?: Clock;
+}
+
+/** One call the model received, in call order, whether or not a step answered it. */
+export interface ScriptedCall {
+  method: 'generate' | 'stream';
+  /** From `providerOptions.flowstack.phase`. */
+  phase: string | undefined;
+  /** From `providerOptions.flowstack.flow`. */
+  flow: string | undefined;
+  /** Text of the last user message. */
+  lastUser: string | undefined;
+  /** Names of the tools offered. */
+  toolNames: string[];
+  prompt: LanguageModelV3Prompt;
+  /** The complete call options, for assertions on tools, tool choice, response format … */
+  options: LanguageModelV3CallOptions;
+  /** Position in the script of the step that answered; `undefined` when none matched. */
+  stepIndex: number | undefined;
+  label: string | undefined;
+}
+
+/** An AI SDK language model that plays a script, and records what it was asked. */
+export interface ScriptedModel extends LanguageModelV3 {
+  readonly calls: ScriptedCall[];
+  readonly callCount: number;
+  /** Steps not yet consumed, not counting repeating ones; a finished test usually expects 0. */
+  remaining(): number;
+}
+
+/**
+ * Creates a `LanguageModelV3` that answers from a script instead of a provider: the model behind
+ * every flowstack test and the offline demo. Both `doGenerate` and `doStream` are supported; a
+ * call that no step matches rejects with a `ScriptExhaustedError` describing the call.
+ *
+ * @example
+ * ```ts
+ * const model = createScriptedModel({
+ *   steps: [
+ *     { match: { phase: 'skill' }, toolCalls: [{ toolName: 'weather', input: { city: 'Oslo' } }] },
+ *     { match: { phase: 'skill' }, text: 'It is sunny in Oslo.' },
+ *   ],
+ * });
+ * const result = await generateText({ model, tools, prompt: 'Weather in Oslo?', stopWhen: stepCountIs(2) });
+ * expect(model.remaining()).toBe(0);
+ * ```
+ */
+export function createScriptedModel(options: ScriptedModelOptions): ScriptedModel {
+  const modelId = options.modelId ?? 'scripted-model';
+  const source = `scripted model "${modelId}"`;
+  validateScript(options.steps, source);
+  const clock = options.clock ?? systemClock;
+  const cursor = createScriptCursor(options.steps);
+  const calls: ScriptedCall[] = [];
+  let toolCallCount = 0;
+  const nextCallId = () => `call_${++toolCallCount}`;
+
+  function answer(method: ScriptedCall['method'], callOptions: LanguageModelV3CallOptions) {
+    callOptions.abortSignal?.throwIfAborted();
+    const context = readCallContext(callOptions);
+    const found = cursor.take((step) => matchesStep(step.match, context, callOptions));
+    const { prompt } = callOptions;
+    calls.push({
+      method,
+      ...context,
+      prompt,
+      options: callOptions,
+      stepIndex: found?.index,
+      label: found?.step.label,
+    });
+    if (found === undefined) {
+      const pendingSteps = cursor.pending().map(({ step, index }) => describeStep(step, index));
+      throw new ScriptExhaustedError({
+        source,
+        callNumber: calls.length,
+        ...context,
+        pendingSteps,
+        totalSteps: options.steps.length,
+      });
+    }
+    const step = found.step.respond ? { ...found.step, ...found.step.respond(callOptions) } : found.step;
+    validateScript([step], source);
+    const output = buildStepOutput(step, nextCallId);
+    const counts = countTokens({
+      usage: step.usage,
+      defaultUsage: options.defaultUsage,
+      promptCharacters: measurePrompt(prompt),
+      output: measureOutput(output),
+    });
+    const metadata: LanguageModelV3ResponseMetadata = {
+      id: `resp_${calls.length}`,
+      modelId,
+      timestamp: new Date(clock.now()),
+    };
+    return { step, output, usage: toV3Usage(counts), metadata };
+  }
+
+  return {
+    specificationVersion: 'v3',
+    provider: options.provider ?? 'flowstack-scripted',
+    modelId,
+    supportedUrls: {},
+    calls,
+    get callCount() {
+      return calls.length;
+    },
+    remaining: () => cursor.remaining(),
+    async doGenerate(callOptions) {
+      const { step, output, usage, metadata } = answer('generate', callOptions);
+      if (step.error !== undefined) throw step.error;
+      return {
+        content: toContent(output),
+        finishReason: toV3FinishReason(output),
+        usage,
+        response: metadata,
+        warnings: [],
+      };
+    },
+    async doStream(callOptions) {
+      const { step, output, usage, metadata } = answer('stream', callOptions);
+      if (step.error !== undefined && !hasOutput(output)) throw step.error;
+      const parts = toStreamParts({ output, usage, metadata, error: step.error });
+      const stream = createPartStream(parts, {
+        signal: callOptions.abortSignal,
+        clock,
+        delayMs: options.chunkDelayMs ?? 0,
+      });
+      return { stream };
+    },
+  };
+}
+
+function hasOutput(output: StepOutput): boolean {
+  return output.reasoning !== undefined || output.text !== undefined || output.toolCalls.length > 0;
+}

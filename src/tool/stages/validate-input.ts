@@ -1,0 +1,16 @@
+import { compileSchema } from '../compile-schema.js';
+import { errorResult, type ToolStage } from '../tool-pipeline.js';
+
+/** Checks the parsed arguments against the tool's input schema and lists every problem. */
+export const validateInput: ToolStage = (state, next) => {
+  const tool = state.tool;
+  if (!tool) return next(state);
+  const verdict = compileSchema(tool.inputSchema)(state.input);
+  if (!verdict.valid) {
+    const problems = verdict.problems.slice(0, 10).join('; ');
+    return Promise.resolve(
+      errorResult(state, 'validation_error', `Arguments do not match the input schema: ${problems}.`),
+    );
+  }
+  return next(state);
+};
