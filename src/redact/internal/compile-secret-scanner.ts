@@ -15,8 +15,8 @@ export interface SecretScanner {
   /** The same, sticky, to test one position. */
   readonly triggerAt: RegExp;
   readonly maxTriggerLength: number;
-  /** Every proper prefix of a trigger, lower case: a text ending in one may continue into a trigger. */
-  readonly triggerPrefixes: ReadonlySet<string>;
+  /** The triggers as a trie of lower-case character codes, to test whether a text ends in a prefix. */
+  readonly triggerTrie: TriggerTrieNode;
   /**
    * By lower-case trigger, the rules to try in table order. Every trigger that matches at a
    * position is a prefix of the longest one there, so the longest trigger found picks them all.
@@ -25,6 +25,9 @@ export interface SecretScanner {
   /** The same for the `delegateTarget` rules only, tried on the value of a key-value rule. */
   readonly delegateTargets: ReadonlyMap<string, readonly CandidateRule[]>;
 }
+
+/** One node of the trigger trie: the next characters of longer triggers. */
+export type TriggerTrieNode = Map<number, TriggerTrieNode>;
 
 const cache = new Map<string, SecretScanner>();
 /** Distinct `ignoreKinds` sets are few in practice; the cache is bounded anyway. */
@@ -51,9 +54,7 @@ function buildScanner(table: readonly SecretRule[]): SecretScanner {
     triggerPattern: new RegExp(source, 'gi'),
     triggerAt: new RegExp(source, 'iy'),
     maxTriggerLength: Math.max(1, ...triggers.map((trigger) => trigger.length)),
-    triggerPrefixes: new Set(
-      triggers.flatMap((t) => Array.from({ length: t.length - 1 }, (_, n) => t.slice(0, n + 1))),
-    ),
+    triggerTrie: buildTrie(triggers),
     rules: rulesByTrigger(table, triggers),
     delegateTargets: rulesByTrigger(
       table.filter((rule) => rule.delegateTarget === true),
@@ -76,6 +77,20 @@ function rulesByTrigger(
     if (candidates.length > 0) byTrigger.set(found, candidates);
   }
   return byTrigger;
+}
+
+function buildTrie(triggers: readonly string[]): TriggerTrieNode {
+  const root: TriggerTrieNode = new Map();
+  for (const trigger of triggers) {
+    let node = root;
+    for (let index = 0; index < trigger.length; index++) {
+      const code = trigger.charCodeAt(index);
+      const next: TriggerTrieNode = node.get(code) ?? new Map();
+      node.set(code, next);
+      node = next;
+    }
+  }
+  return root;
 }
 
 function escapeRegExp(text: string): string {

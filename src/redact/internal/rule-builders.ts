@@ -47,8 +47,8 @@ const keyValueStop = /[^"'\\ \t:=>]/g;
 
 const equalsRun: Continuation = { type: 'run', pattern: new RegExp(`[^${equalsStops}]*`, 'y'), hold: 0 };
 const colonRun: Continuation = { type: 'run', pattern: new RegExp(`[^${colonStops}]*`, 'y'), hold: 0 };
-const lineRun: Continuation = { type: 'run', pattern: /[^\r\n]*/y, hold: 0 };
 
+/** What varies between the key-value rules. */
 export interface KeyValueRuleOptions {
   readonly kind: SecretKind;
   /** Lower-case spellings of the key; the key may carry any prefix (`DB_PASSWORD`, `x-api-key`). */
@@ -59,7 +59,9 @@ export interface KeyValueRuleOptions {
   readonly valueCheck?: string;
   /** Continuation for an unquoted value (default: by separator, `=` stops at spaces, `:` at line end). */
   readonly unquoted?: Continuation;
+  /** Whether a token at the start of the value names the kind instead (default true). */
   readonly delegate?: boolean;
+  /** How far past the separators the head reads (default 24). */
   readonly stopTail?: number;
 }
 
@@ -111,7 +113,7 @@ export function flagRule(kind: SecretKind, keywords: readonly string[]): SecretR
 }
 
 /** A header value that is whole-line by nature (`Authorization: Digest …`, `Cookie: …`). */
-export const wholeLine = lineRun;
+export const wholeLine: Continuation = { type: 'run', pattern: /[^\r\n]*/y, hold: 0 };
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&');

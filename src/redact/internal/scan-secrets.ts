@@ -173,9 +173,18 @@ function partialTriggerStart(scanner: SecretScanner, text: string, from: number)
 
 /** Whether the rest of the text from `at` is a proper prefix of a trigger, which more text may complete. */
 function isTriggerPrefix(scanner: SecretScanner, text: string, at: number): boolean {
-  return (
-    text.length - at < scanner.maxTriggerLength && scanner.triggerPrefixes.has(text.slice(at).toLowerCase())
-  );
+  if (at >= text.length || text.length - at >= scanner.maxTriggerLength) return false;
+  let node = scanner.triggerTrie;
+  for (let index = at; index < text.length; index++) {
+    const next = node.get(toLowerAscii(text.charCodeAt(index)));
+    if (next === undefined) return false;
+    node = next;
+  }
+  return node.size > 0;
+}
+
+function toLowerAscii(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code + 0x20 : code;
 }
 
 /** `[A-Za-z0-9_-]`: a token must not start right after one of these. */
