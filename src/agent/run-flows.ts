@@ -80,7 +80,7 @@ export async function runFlows(options: RunFlowsOptions): Promise<void> {
             { callId: result.callId, toolName: result.toolName, status: result.status },
             flow.id,
           );
-        } else {
+        } else if (event.type === 'thoughts') {
           observe(turn, 'thoughts', { text: event.text }, flow.id);
         }
       }
@@ -136,15 +136,12 @@ function applyOutcome(turn: TurnState, flowName: string, outcome: SkillOutcome):
       turn.replyParts.push({ text: action.question });
       return false;
     }
-    case 'suspended':
+    case 'suspended': {
       turn.suspended = true;
-      turn.replyParts.push({ text: `Waiting for your decision on ${outcome.toolName}: ${outcome.reason}` });
-      observe(
-        turn,
-        'suspended',
-        { callId: outcome.callId, toolName: outcome.toolName, reason: outcome.reason },
-        flow.id,
-      );
+      const about = outcome.kind === 'tool' || outcome.kind === 'escalate' ? ` on ${outcome.toolName}` : '';
+      turn.replyParts.push({ text: `Waiting for your decision${about}: ${outcome.reason}` });
+      observe(turn, 'suspended', { ...outcome }, flow.id);
       return false;
+    }
   }
 }

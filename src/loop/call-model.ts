@@ -1,12 +1,15 @@
 /**
  * The react phase's single model call, through the AI SDK model spec directly (`doGenerate` or
- * `doStream`; DESIGN.md §2). Both modes return the same assembled response.
+ * `doStream`; DESIGN.md §2). Both modes return the same assembled response. `invokeModel` never
+ * throws: it says whether the call failed and whether it may be replayed — a streamed call whose
+ * output already reached a live consumer is not. `callModel` is the throwing form other layers use.
  */
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3FunctionTool,
   LanguageModelV3Prompt,
+  LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import { ModelError } from '../errors/index.js';
@@ -33,6 +36,8 @@ export interface CallModelOptions {
   /** Which part of the runtime calls: `predict`, `skill`, `compose` …; scripted models match on it. */
   phase: string;
   flow?: string;
+  /** More labels for `providerOptions.flowstack` (e.g. the loop's `step`). */
+  labels?: Record<string, string>;
   tools?: LanguageModelV3FunctionTool[];
   responseFormat?: LanguageModelV3CallOptions['responseFormat'];
   stream?: boolean;
@@ -40,37 +45,64 @@ export interface CallModelOptions {
   signal?: AbortSignal;
   /** Receives text deltas as they stream. */
   onTextDelta?: (delta: string) => void;
+  /** Receives reasoning (thinking) deltas as they stream. */
+  onReasoningDelta?: (delta: string) => void;
 }
 
-export async function callModel(options: CallModelOptions): Promise<ModelResponse> {
-  const flowstack: Record<string, string> = { phase: options.phase };
+export type ModelCallOutcome =
+  | { ok: true; response: ModelResponse }
+  | {
+      ok: false;
+      error: unknown;
+      /** Part of the output already went to a live consumer; calling again would repeat it. */
+      delivered: boolean;
+      /** What the stream produced before it failed. */
+      partial: ModelResponse;
+    };
+
+/** Calls the model once; failures come back as data. */
+export async function invokeModel(options: CallModelOptions): Promise<ModelCallOutcome> {
+  const flowstack: Record<string, string> = { ...options.labels, phase: options.phase };
   if (options.flow) flowstack.flow = options.flow;
   const call: LanguageModelV3CallOptions = { prompt: options.prompt, providerOptions: { flowstack } };
   if (options.tools && options.tools.length > 0) call.tools = options.tools;
   if (options.responseFormat) call.responseFormat = options.responseFormat;
   if (options.maxOutputTokens) call.maxOutputTokens = options.maxOutputTokens;
   if (options.signal) call.abortSignal = options.signal;
+  const response = emptyResponse();
+  const progress = { delivered: false };
   try {
-    return options.stream
-      ? await streamModel(options.model, call, options.onTextDelta)
-      : await generateModel(options.model, call);
+    if (options.stream) {
+      const failure = await streamModel(options, call, response, progress);
+      if (failure)
+        return { ok: false, error: failure.error, delivered: progress.delivered, partial: response };
+    } else await generateModel(options.model, call, response);
+    return { ok: true, response };
   } catch (error) {
-    if (ModelError.isInstance(error)) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ModelError({
-      phase: options.phase,
-      message: `The model call failed: ${message}`,
-      cause: error,
-    });
+    return { ok: false, error, delivered: progress.delivered, partial: response };
   }
+}
+
+/** Calls the model once; a failure throws a `ModelError` naming the phase. */
+export async function callModel(options: CallModelOptions): Promise<ModelResponse> {
+  const outcome = await invokeModel(options);
+  if (outcome.ok) return outcome.response;
+  throw toModelError(options.phase, outcome.error);
+}
+
+/** A `ModelError` for a failed call, keeping the original as `cause`. */
+export function toModelError(phase: string, error: unknown): ModelError {
+  if (ModelError.isInstance(error)) return error;
+  const message = error instanceof Error ? error.message : describeUnknown(error);
+  return new ModelError({ phase, message: `The model call failed: ${message}`, cause: error });
 }
 
 async function generateModel(
   model: LanguageModelV3,
   call: LanguageModelV3CallOptions,
-): Promise<ModelResponse> {
+  response: ModelResponse,
+): Promise<void> {
   const result = await model.doGenerate(call);
-  const response = emptyResponse();
   for (const part of result.content) {
     if (part.type === 'text') response.text += part.text;
     else if (part.type === 'reasoning') response.reasoning += part.text;
@@ -78,33 +110,50 @@ async function generateModel(
   }
   response.finishReason = result.finishReason.unified;
   addUsage(response, result.usage);
-  return response;
 }
 
 async function streamModel(
-  model: LanguageModelV3,
+  options: CallModelOptions,
   call: LanguageModelV3CallOptions,
-  onTextDelta?: (delta: string) => void,
-): Promise<ModelResponse> {
-  const { stream } = await model.doStream(call);
-  const response = emptyResponse();
+  response: ModelResponse,
+  progress: { delivered: boolean },
+): Promise<{ error: unknown } | undefined> {
+  const { stream } = await options.model.doStream(call);
   const reader = stream.getReader();
   for (;;) {
     const { done, value: part } = await reader.read();
-    if (done) break;
-    if (part.type === 'text-delta') {
-      response.text += part.delta;
-      onTextDelta?.(part.delta);
-    } else if (part.type === 'reasoning-delta') response.reasoning += part.delta;
-    else if (part.type === 'tool-call') response.toolCalls.push(toToolCall(part));
-    else if (part.type === 'finish') {
-      response.finishReason = part.finishReason.unified;
-      addUsage(response, part.usage);
-    } else if (part.type === 'error') {
-      throw part.error instanceof Error ? part.error : new Error(String(part.error));
+    if (done) return undefined;
+    if (part.type === 'error') {
+      await reader.cancel().catch(() => undefined);
+      return { error: part.error };
     }
+    applyPart(part, response, options, progress);
   }
-  return response;
+}
+
+function applyPart(
+  part: LanguageModelV3StreamPart,
+  response: ModelResponse,
+  options: CallModelOptions,
+  progress: { delivered: boolean },
+): void {
+  if (part.type === 'text-delta') {
+    response.text += part.delta;
+    if (options.onTextDelta) {
+      progress.delivered = true;
+      options.onTextDelta(part.delta);
+    }
+  } else if (part.type === 'reasoning-delta') {
+    response.reasoning += part.delta;
+    if (options.onReasoningDelta) {
+      progress.delivered = true;
+      options.onReasoningDelta(part.delta);
+    }
+  } else if (part.type === 'tool-call') response.toolCalls.push(toToolCall(part));
+  else if (part.type === 'finish') {
+    response.finishReason = part.finishReason.unified;
+    addUsage(response, part.usage);
+  }
 }
 
 function toToolCall(part: { toolCallId: string; toolName: string; input: string }): ModelToolCall {
@@ -118,4 +167,13 @@ function emptyResponse(): ModelResponse {
 function addUsage(response: ModelResponse, usage: LanguageModelV3Usage): void {
   response.inputTokens += usage.inputTokens.total ?? 0;
   response.outputTokens += usage.outputTokens.total ?? 0;
+}
+
+function describeUnknown(value: unknown): string {
+  if (typeof value === 'string') return value;
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }

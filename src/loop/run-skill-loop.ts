@@ -1,22 +1,35 @@
 /**
- * The skill loop (seed 004 RVR-B, seed 000 skill execution): react (one model call) → validate (run
- * the tool batch) → terminate? It always ends with exactly one `SkillOutcome` and never throws for
- * anything the model or a tool does. Pseudo-code in docs/architecture/skill-loop.md.
+ * The skill loop (seed 004 RVR-B, seed 000 skill execution) as an orchestrator of phase functions:
+ * terminate? → react (one model call) → validate (the tool batch) → reflect (classify errors) →
+ * backtrack (clean the context) → again. It always ends with exactly one `SkillOutcome`, returned once,
+ * and never throws for anything the model, a tool or the clock does. Pseudo-code in
+ * docs/architecture/skill-loop.md.
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { FlowstackError } from '../errors/index.js';
 import type { SkillOutcome, ToolCallRequest, ToolCallResult } from '../spec/index.js';
-import { executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
-import { callModel, type ModelResponse } from './call-model.js';
-import { finishSkillTool, finishSkillToolName, parseFinishSkill } from './finish-skill-tool.js';
-import { assistantMessage, toolMessage } from './skill-messages.js';
-import { toModelTools } from './to-model-tools.js';
+import type { ToolBatchContext, ToolSet } from '../tool/index.js';
+import type { Clock } from '../util/index.js';
+import type { StopReason } from './await-within.js';
+import { backtrackPhase } from './backtrack-phase.js';
+import { type ModelResponse, toModelError } from './call-model.js';
+import { updateCircuitBreaker } from './circuit-breaker.js';
+import { gracefulFailure } from './describe-progress.js';
+import { checkRequiredTools } from './enforce-required-tools.js';
+import { finishPhase } from './finish-phase.js';
+import { finishSkillToolName, parseFinishSkill } from './finish-skill-tool.js';
+import { emit, isStopRequested, type SkillRun, type TextToolCall } from './internal/skill-run.js';
+import { reactPhase } from './react-phase.js';
+import { reflectPhase } from './reflect-phase.js';
+import { shouldTerminate } from './should-terminate.js';
+import type { SkillLoopEvent, SkillLoopLiveEvent } from './skill-loop-events.js';
+import { resolveSkillLoopLimits, type SkillLoopLimits, type TaskComplexity } from './skill-loop-limits.js';
+import { closeSkillLoopState, createSkillLoopState, type SkillLoopState } from './skill-loop-state.js';
+import { assistantMessage, loopNote, textToolResultsMessage, toolMessage } from './skill-messages.js';
+import { terminationOutcome } from './termination-outcome.js';
+import { validatePhase } from './validate-phase.js';
 
-/** What happened in the loop, for history and observations (recorded by the caller after saving). */
-export type SkillLoopEvent =
-  | { type: 'thoughts'; text: string }
-  | { type: 'tool-call'; callId: string; toolName: string; input: string }
-  | { type: 'tool-result'; result: ToolCallResult };
+export type { TextToolCall } from './internal/skill-run.js';
+export type { SkillLoopEvent } from './skill-loop-events.js';
 
 export interface RunSkillLoopOptions {
   model: LanguageModelV3;
@@ -25,128 +38,305 @@ export interface RunSkillLoopOptions {
   tools: ToolSet;
   batch: Omit<ToolBatchContext, 'tools'>;
   flow?: string;
-  maxIterations: number;
+  /** The flow or plan item the run belongs to; every event carries it. */
+  parentId?: string;
+  /** Picks the column of `defaultSkillLoopLimits`; `simple` when left out. */
+  complexity?: TaskComplexity;
+  /** Overrides of the limits for this call (resolve agent and thread layers with `resolveSkillLoopLimits`). */
+  limits?: Partial<SkillLoopLimits>;
+  /** Shorthand for `limits.maxIterations`. */
+  maxIterations?: number;
   stream?: boolean;
+  /** The user's stop: the run suspends with `user-stop`, in-flight work is aborted. */
   signal?: AbortSignal;
+  /** Polled between phases: the user pressed stop or said they want to stop. */
+  stopRequested?: () => boolean;
+  /** Defaults to the batch's clock. */
+  clock?: Clock;
+  /** Tools this step must call successfully before it may succeed (seed 002 TAEF). */
+  requiredTools?: readonly string[];
+  /** Runs the reflection pass (evaluate, at most one revision) against these criteria. */
+  reflection?: { successCriteria: string };
+  /** Clean the context on backtrack (default true); off only to measure what cleaning saves. */
+  cleanContextOnBacktrack?: boolean;
+  /**
+   * Reads calls the model wrote in its text (`<skill>…</skill>`) when it made no native tool call.
+   * The seam for the text skill-call protocol parser of `src/tool`.
+   */
+  parseTextToolCalls?: (text: string) => readonly TextToolCall[];
+  /** Every event as it happens, plus streamed deltas of thinking and text. */
+  onEvent?: (event: SkillLoopLiveEvent) => void;
+  /** Continues a suspended run from its checkpoint (use `resumeSkillLoopState` on the state). */
+  resume?: { messages: readonly LanguageModelV3Message[]; state: SkillLoopState };
 }
 
 export interface SkillLoopResult {
   outcome: SkillOutcome;
-  /** Messages the loop added to the prompt (assistant tool calls and their results). */
+  /** Messages the loop added to the prompt (assistant steps, tool results, its own notes). */
   messages: LanguageModelV3Message[];
   events: SkillLoopEvent[];
+  /** Model calls (react phases) in this invocation. */
   iterations: number;
   inputTokens: number;
   outputTokens: number;
+  /** The run's control state: with `messages`, the checkpoint a suspended run resumes from. */
+  state: SkillLoopState;
+  /** Required-tool validation of a success: `passed: false` when it was taken after the last enforcement. */
+  validation?: { requiredTools: string[]; missing: string[]; passed: boolean };
 }
 
+/**
+ * @example
+ * const { outcome } = await runSkillLoop({
+ *   model, prompt: [{ role: 'system', content: 'Find the cheapest flight.' }],
+ *   tools: createToolSet([findFlights]), batch: { threadId, turnId, clock, maxContextChars: 1500, redact },
+ *   complexity: 'simple', parentId: flow.id,
+ * });
+ */
 export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopResult> {
-  const messages: LanguageModelV3Message[] = [];
-  const events: SkillLoopEvent[] = [];
-  const modelTools = [...toModelTools(options.tools), finishSkillTool];
-  const batch: ToolBatchContext = { ...options.batch, tools: options.tools };
-  const result = (outcome: SkillOutcome, iterations: number): SkillLoopResult => ({
-    outcome,
-    messages,
-    events,
-    iterations,
-    inputTokens,
-    outputTokens,
-  });
-  let inputTokens = 0;
-  let outputTokens = 0;
-  for (let iteration = 1; iteration <= options.maxIterations; iteration++) {
-    let response: ModelResponse;
-    try {
-      response = await callModel({
-        model: options.model,
-        prompt: [...options.prompt, ...messages],
-        phase: 'skill',
-        ...(options.flow ? { flow: options.flow } : {}),
-        tools: modelTools,
-        ...(options.stream ? { stream: true } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-    } catch (error) {
-      const message = FlowstackError.isInstance(error) ? error.message : String(error);
-      return result(
-        { outcome: 'failure', errorCategory: 'model_error', message, partialData: null },
-        iteration,
-      );
-    }
-    inputTokens += response.inputTokens;
-    outputTokens += response.outputTokens;
-    if (response.reasoning) events.push({ type: 'thoughts', text: response.reasoning });
-    if (response.toolCalls.length === 0) {
-      const text = response.text.trim();
-      if (text === '') {
-        return result(
-          {
-            outcome: 'failure',
-            errorCategory: 'model_error',
-            message: 'The model answered with nothing.',
-            partialData: null,
-          },
-          iteration,
-        );
-      }
-      return result({ outcome: 'success', data: { text }, scratchpadEntries: [] }, iteration);
-    }
-    messages.push(assistantMessage(response));
-    const finish = response.toolCalls.find((c) => c.toolName === finishSkillToolName);
-    const requests: ToolCallRequest[] = response.toolCalls
-      .filter((c) => c.toolName !== finishSkillToolName)
-      .map((c) => ({ callId: c.toolCallId, toolName: c.toolName, input: c.input }));
-    for (const r of requests)
-      events.push({ type: 'tool-call', callId: r.callId, toolName: r.toolName, input: r.input });
-    const results = await executeToolBatch(requests, batch);
-    for (const r of results) events.push({ type: 'tool-result', result: r });
-    const suspended = results.find((r) => r.status === 'suspended');
-    const finishParse = finish ? parseFinishSkill(finish.input) : undefined;
-    const finishResult: ToolCallResult[] = finish
-      ? [
-          finishParse?.ok
-            ? {
-                status: 'success',
-                callId: finish.toolCallId,
-                toolName: finishSkillToolName,
-                output: 'ok',
-                contextText: 'ok',
-              }
-            : {
-                status: 'error',
-                callId: finish.toolCallId,
-                toolName: finishSkillToolName,
-                error: {
-                  category: 'validation_error',
-                  message: finishParse?.ok === false ? finishParse.problem : '',
-                  retryable: true,
-                },
-                contextText: finishParse?.ok === false ? finishParse.problem : '',
-              },
-        ]
-      : [];
-    messages.push(toolMessage([...results, ...finishResult]));
-    if (suspended && suspended.status === 'suspended') {
-      return result(
-        {
-          outcome: 'suspended',
-          callId: suspended.callId,
-          toolName: suspended.toolName,
-          reason: suspended.reason,
-        },
-        iteration,
-      );
-    }
-    if (finishParse?.ok) return result(finishParse.outcome, iteration);
+  const run = createRun(options);
+  let outcome: SkillOutcome;
+  try {
+    outcome = await loop(run);
+  } catch (error) {
+    // A defect in the loop itself still ends the skill with an outcome rather than an exception.
+    outcome = gracefulFailure({
+      state: run.state,
+      category: 'server_error',
+      headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
+    });
   }
-  return result(
-    {
-      outcome: 'failure',
-      errorCategory: 'loop_limit',
-      message: `The skill did not finish within ${options.maxIterations} model calls.`,
-      partialData: events.filter((e) => e.type === 'tool-result' && e.result.status === 'success').length,
-    },
-    options.maxIterations,
-  );
+  const result: SkillLoopResult = {
+    outcome,
+    messages: run.messages,
+    events: run.events,
+    iterations: run.state.iterations,
+    inputTokens: run.state.inputTokens,
+    outputTokens: run.state.outputTokens,
+    state: closeSkillLoopState(run.state, run.clock.now()),
+  };
+  if (outcome.outcome === 'success' && run.requiredTools.length > 0) {
+    const verdict = checkRequiredTools({ required: run.requiredTools, succeeded: run.state.succeededTools });
+    result.validation = { requiredTools: [...run.requiredTools], ...verdict };
+  }
+  return result;
+}
+
+function createRun(options: RunSkillLoopOptions): SkillRun {
+  const clock = options.clock ?? options.batch.clock;
+  const call = { ...options.limits };
+  if (options.maxIterations !== undefined) call.maxIterations = options.maxIterations;
+  const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call });
+  const state = options.resume
+    ? structuredClone(options.resume.state)
+    : createSkillLoopState({ now: clock.now(), maxOutputTokens: limits.maxOutputTokens });
+  return {
+    model: options.model,
+    prompt: options.prompt,
+    flow: options.flow,
+    parentId: options.parentId,
+    stream: options.stream === true,
+    signal: options.signal,
+    stopRequested: options.stopRequested,
+    clock,
+    limits,
+    tools: options.tools,
+    batch: { ...options.batch, tools: options.tools },
+    requiredTools: options.requiredTools ?? [],
+    successCriteria: options.reflection?.successCriteria,
+    cleanOnBacktrack: options.cleanContextOnBacktrack !== false,
+    parseTextToolCalls: options.parseTextToolCalls,
+    onEvent: options.onEvent,
+    state,
+    messages: [...(options.resume?.messages ?? [])],
+    events: [],
+  };
+}
+
+async function loop(run: SkillRun): Promise<SkillOutcome> {
+  for (;;) {
+    const verdict = shouldTerminate({
+      state: run.state,
+      limits: run.limits,
+      now: run.clock.now(),
+      stopRequested: isStopRequested(run),
+    });
+    if (verdict.terminate) {
+      emit(run, { type: 'terminated', reason: verdict.reason });
+      return terminationOutcome(verdict.reason, run.state, run.limits);
+    }
+    const reflecting = run.state.breaker.reflectionDue;
+    if (reflecting) run.messages.push(loopNote('reflection-prompt', reflectionPrompt(run)));
+    const reacted = await reactPhase(run, reflecting ? 'reflect' : 'act');
+    if (reacted.kind === 'stopped') return stoppedOutcome(run, reacted.reason);
+    if (reacted.kind === 'failed') return modelFailure(run, reacted.error);
+    const response = reacted.response;
+    if (reflecting) {
+      // Tools were withheld: only the explanation is kept; any call the model made anyway is dropped.
+      if (response.text.trim() !== '')
+        run.messages.push(assistantMessage({ text: response.text, toolCalls: [] }));
+      run.state.breaker = updateCircuitBreaker(
+        run.state.breaker,
+        { type: 'reflection-done' },
+        run.limits,
+      ).state;
+      continue;
+    }
+    const step = readCalls(run, response);
+    if (step.calls.length === 0) {
+      const text = response.text.trim();
+      if (text === '') return modelFailure(run, new Error('The model answered with nothing.'));
+      run.messages.push(assistantMessage({ text, toolCalls: [] }));
+      const decision = await finishPhase(run, { outcome: 'success', data: { text }, scratchpadEntries: [] });
+      if (decision.accept) return decision.outcome;
+      run.messages.push(loopNote(decision.kind, decision.feedback));
+      continue;
+    }
+    const outcome = await runCalls(run, response, step);
+    if (outcome) return outcome;
+  }
+}
+
+/** Validate, settle `finish_skill`, record the step, then reflect and backtrack; an outcome ends the run. */
+async function runCalls(
+  run: SkillRun,
+  response: ModelResponse,
+  step: { calls: ToolCallRequest[]; viaText: boolean },
+): Promise<SkillOutcome | undefined> {
+  const finishes = step.calls.filter((c) => c.toolName === finishSkillToolName);
+  const others = step.calls.filter((c) => c.toolName !== finishSkillToolName);
+  const validated = await validatePhase(run, others);
+  const suspended = validated.results.find((r) => r.status === 'suspended');
+  const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
+  let accepted: SkillOutcome | undefined;
+  for (const [index, finish] of finishes.entries()) {
+    let answer: string | undefined;
+    let ok = false;
+    if (index > 0) answer = `Only one ${finishSkillToolName} call per step is read; this one was ignored.`;
+    else if (suspended || validated.stopped)
+      answer = `Not accepted: another call of this step has not finished yet.`;
+    else {
+      const parsed = parseFinishSkill(finish.input);
+      const failedSibling = validated.results.find((r) => r.status === 'error');
+      if (!parsed.ok) answer = parsed.problem;
+      else if (parsed.outcome.outcome === 'success' && failedSibling)
+        answer = `Not accepted: ${failedSibling.toolName} failed in this same step. Read its result, then finish again.`;
+      else {
+        const decision = await finishPhase(run, parsed.outcome);
+        if (decision.accept) {
+          accepted = decision.outcome;
+          ok = true;
+        } else answer = decision.feedback;
+      }
+    }
+    results.set(finish.callId, finishResult(finish, ok, answer ?? 'ok'));
+  }
+  const ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
+  if (step.viaText) {
+    run.messages.push(assistantMessage({ text: response.text, toolCalls: [] }));
+    run.messages.push(textToolResultsMessage(ordered));
+  } else {
+    run.messages.push(assistantMessage(response));
+    run.messages.push(toolMessage(ordered));
+  }
+  if (suspended && suspended.status === 'suspended')
+    return {
+      outcome: 'suspended',
+      kind: 'tool',
+      callId: suspended.callId,
+      toolName: suspended.toolName,
+      reason: suspended.reason,
+    };
+  if (validated.stopped) {
+    reflectPhase(run, validated);
+    return stoppedOutcome(run, validated.stopped);
+  }
+  if (accepted) return accepted;
+  const decision = reflectPhase(run, validated);
+  if (decision.decision === 'escalate') {
+    const call = validated.results.find((r) => r.status === 'error') as ToolCallResult;
+    return {
+      outcome: 'suspended',
+      kind: 'escalate',
+      callId: call.callId,
+      toolName: call.toolName,
+      reason: decision.reason,
+    };
+  }
+  if (decision.decision === 'fail-gracefully') {
+    const error = validated.results.find((r) => r.status === 'error');
+    return gracefulFailure({
+      state: run.state,
+      category: error?.status === 'error' ? error.error.category : 'server_error',
+      headline: `The skill cannot finish: ${decision.reason}.`,
+    });
+  }
+  if (decision.decision === 'backtrack') backtrackPhase(run, { decision, results: validated.results });
+  return undefined;
+}
+
+/** The step's calls: native tool calls, or else calls written in the text when a parser is given. */
+function readCalls(run: SkillRun, response: ModelResponse): { calls: ToolCallRequest[]; viaText: boolean } {
+  if (response.toolCalls.length > 0)
+    return {
+      calls: response.toolCalls.map((c) => ({ callId: c.toolCallId, toolName: c.toolName, input: c.input })),
+      viaText: false,
+    };
+  if (!run.parseTextToolCalls || response.text.trim() === '') return { calls: [], viaText: false };
+  let parsed: readonly TextToolCall[] = [];
+  try {
+    parsed = run.parseTextToolCalls(response.text);
+  } catch {
+    parsed = [];
+  }
+  const calls = parsed.map((c, i) => ({
+    callId: `text_${run.state.turns}_${i + 1}`,
+    toolName: c.toolName,
+    input: c.input,
+  }));
+  return { calls, viaText: calls.length > 0 };
+}
+
+function finishResult(call: ToolCallRequest, ok: boolean, text: string): ToolCallResult {
+  return ok
+    ? {
+        status: 'success',
+        callId: call.callId,
+        toolName: finishSkillToolName,
+        output: 'ok',
+        contextText: text,
+      }
+    : {
+        status: 'error',
+        callId: call.callId,
+        toolName: finishSkillToolName,
+        error: { category: 'validation_error', message: text, retryable: true },
+        contextText: text,
+      };
+}
+
+function reflectionPrompt(run: SkillRun): string {
+  const recent = run.state.failures
+    .slice(-run.limits.errorsBeforeReflection)
+    .map((f) => `- ${f.toolName}: ${f.category}: ${f.message.replace(/\s+/g, ' ').slice(0, 160)}`);
+  return [
+    `${run.state.breaker.consecutiveErrors} tool calls in a row failed:`,
+    ...recent,
+    'Tools are withheld for this reply. Before you continue, explain in a few sentences what is going wrong and what you will do differently. Do not call any tool now.',
+  ].join('\n');
+}
+
+function stoppedOutcome(run: SkillRun, reason: StopReason): SkillOutcome {
+  const termination = reason === 'user-stop' ? 'user-stop' : reason;
+  emit(run, { type: 'terminated', reason: termination });
+  return terminationOutcome(termination, run.state, run.limits);
+}
+
+function modelFailure(run: SkillRun, error: unknown): SkillOutcome {
+  const message = run.batch.redact.text(toModelError('skill', error).message);
+  return gracefulFailure({ state: run.state, category: 'model_error', headline: ensurePeriod(message) });
+}
+
+function ensurePeriod(text: string): string {
+  return /[.!?]$/.test(text) ? text : `${text}.`;
 }

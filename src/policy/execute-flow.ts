@@ -47,7 +47,12 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     tools: flowTools,
     batch: options.batch,
     flow: spec.name,
+    parentId: flow.id,
+    complexity: spec.complexity ?? 'simple',
     maxIterations: options.maxIterations,
+    ...(spec.complexity === 'complex' && spec.successCriteria
+      ? { reflection: { successCriteria: spec.successCriteria } }
+      : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });

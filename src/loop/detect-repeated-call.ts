@@ -1,0 +1,34 @@
+/**
+ * Loop detection (seed 004): the same tool called again and again with the same arguments will not
+ * give a different answer. Calls are compared by tool name and canonical arguments, so key order and
+ * whitespace do not hide a repeat. Pure: the counts live in the loop state.
+ */
+import { canonicalJson } from '../util/index.js';
+
+/** A call's identity: tool name plus canonical JSON arguments (raw text when they do not parse). */
+export function callSignature(toolName: string, input: string): string {
+  const text = input.trim();
+  let args = text;
+  if (text === '') args = '{}';
+  else {
+    try {
+      args = canonicalJson(JSON.parse(text)) ?? text;
+    } catch {
+      args = text;
+    }
+  }
+  return `${toolName}\u0000${args}`;
+}
+
+/**
+ * Counts one more call with `signature`. It is a repeat (a loop) when this call reaches `limit`
+ * identical calls in the run; a limit of 0 turns detection off.
+ */
+export function recordCall(
+  counts: Readonly<Record<string, number>>,
+  signature: string,
+  limit: number,
+): { counts: Record<string, number>; count: number; repeated: boolean } {
+  const count = (counts[signature] ?? 0) + 1;
+  return { counts: { ...counts, [signature]: count }, count, repeated: limit > 0 && count >= limit };
+}

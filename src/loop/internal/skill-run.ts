@@ -1,0 +1,93 @@
+/**
+ * The working record of one skill-loop invocation, shared by its phase functions: the options in
+ * force, the control state, the transcript the loop adds, and the events so far. Nothing outside the
+ * loop sees it until `runSkillLoop` returns.
+ */
+import type {
+  LanguageModelV3,
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+} from '@ai-sdk/provider';
+import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
+import type { Clock } from '../../util/index.js';
+import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
+import type { SkillLoopLimits } from '../skill-loop-limits.js';
+import type { SkillLoopState } from '../skill-loop-state.js';
+
+/** A call the model made in its text (a `<skill>` block) rather than as a native tool call. */
+export interface TextToolCall {
+  toolName: string;
+  /** The argument text (JSON). */
+  input: string;
+}
+
+export interface SkillRun {
+  model: LanguageModelV3;
+  prompt: LanguageModelV3Prompt;
+  flow: string | undefined;
+  parentId: string | undefined;
+  stream: boolean;
+  signal: AbortSignal | undefined;
+  stopRequested: (() => boolean) | undefined;
+  clock: Clock;
+  limits: SkillLoopLimits;
+  tools: ToolSet;
+  batch: ToolBatchContext;
+  requiredTools: readonly string[];
+  successCriteria: string | undefined;
+  cleanOnBacktrack: boolean;
+  parseTextToolCalls: ((text: string) => readonly TextToolCall[]) | undefined;
+  onEvent: ((event: SkillLoopLiveEvent) => void) | undefined;
+  state: SkillLoopState;
+  messages: LanguageModelV3Message[];
+  events: SkillLoopEvent[];
+}
+
+/** Records an event (with the run's `parentId`) and hands it to the live listener. */
+export function emit(run: SkillRun, event: SkillLoopEvent): void {
+  const linked = run.parentId === undefined ? event : { ...event, parentId: run.parentId };
+  run.events.push(linked);
+  deliver(run, linked);
+}
+
+/** Hands a live-only event to the listener; a listener that throws never breaks the run. */
+export function deliver(run: SkillRun, event: SkillLoopLiveEvent): void {
+  if (!run.onEvent) return;
+  try {
+    run.onEvent(event);
+  } catch {
+    // A failing observer must not change what the skill does.
+  }
+}
+
+/** Marks model output or a tool result: the idle limit counts from here. */
+export function touch(run: SkillRun): void {
+  run.state.lastActivityAt = run.clock.now();
+}
+
+/** When the idle and wall-clock limits pass, for `awaitWithin`. */
+export function deadlines(run: SkillRun): { idleDeadline: () => number; wallDeadline: number } {
+  return {
+    idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
+    wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
+  };
+}
+
+/** The user asked to stop: the signal aborted or the stop flag is up. */
+export function isStopRequested(run: SkillRun): boolean {
+  if (run.signal?.aborted) return true;
+  try {
+    return run.stopRequested?.() === true;
+  } catch {
+    return false;
+  }
+}
+
+/** Tool names offered to the model now: the run's tools minus the withdrawn ones. */
+export function offeredToolNames(run: SkillRun): string[] {
+  const withdrawn = new Set(run.state.breaker.withdrawn);
+  return [...run.tools.keys()].filter((name) => !withdrawn.has(name));
+}
+
+export type ModelTools = LanguageModelV3FunctionTool[];

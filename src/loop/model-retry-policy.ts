@@ -1,0 +1,46 @@
+/**
+ * When a failed model call is worth calling again, and how long to wait first. Rate limits, timeouts
+ * and server errors are transient; a bad request or a refused key is not. The AI SDK's
+ * `APICallError.isRetryable` decides where the provider raised one; a `Retry-After` header is
+ * honoured up to the backoff cap.
+ */
+import { APICallError } from '@ai-sdk/provider';
+import type { SkillLoopLimits } from './skill-loop-limits.js';
+
+const transientStatuses = new Set([408, 409, 425, 429]);
+
+export function isRetryableModelError(error: unknown): boolean {
+  if (APICallError.isInstance(error)) return error.isRetryable;
+  if (typeof error !== 'object' || error === null) return false;
+  const record = error as Record<string, unknown>;
+  if (record.name === 'TimeoutError') return true;
+  const status = record.statusCode ?? record.status;
+  if (typeof status === 'number') return transientStatuses.has(status) || status >= 500;
+  const type = record.type ?? (record.error as Record<string, unknown> | undefined)?.type;
+  return typeof type === 'string' && /overloaded|rate_limit|server_error|timeout/i.test(type);
+}
+
+/**
+ * The wait before retry number `attempt` (1-based): `backoffMs` doubled per attempt, capped at
+ * `maxBackoffMs`, or the provider's `Retry-After` when it asks for longer (still capped).
+ */
+export function modelRetryDelayMs(options: {
+  attempt: number;
+  error: unknown;
+  limits: Pick<SkillLoopLimits, 'backoffMs' | 'maxBackoffMs'>;
+}): number {
+  const { attempt, limits } = options;
+  const exponential = Math.min(limits.maxBackoffMs, limits.backoffMs * 2 ** Math.max(0, attempt - 1));
+  const asked = retryAfterMs(options.error);
+  return asked === undefined ? exponential : Math.min(limits.maxBackoffMs, Math.max(exponential, asked));
+}
+
+function retryAfterMs(error: unknown): number | undefined {
+  if (!APICallError.isInstance(error)) return undefined;
+  const headers = error.responseHeaders ?? {};
+  const ms = headers['retry-after-ms'];
+  if (ms !== undefined && Number.isFinite(Number(ms))) return Number(ms);
+  const seconds = headers['retry-after'];
+  if (seconds !== undefined && Number.isFinite(Number(seconds))) return Number(seconds) * 1000;
+  return undefined;
+}

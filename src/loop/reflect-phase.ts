@@ -1,0 +1,77 @@
+/**
+ * REFLECT (seed 004): reads the step's tool results, updates the run's counters and circuit breaker,
+ * classifies every error with `classifyToolError`, and returns the step's decision — the worst of
+ * them. A step without errors continues. Withdrawals and a forced reflection (level 1) are recorded
+ * as events; the next react phase acts on them.
+ */
+import { updateCircuitBreaker } from './circuit-breaker.js';
+import { classifyToolError, type ReflectDecision, worstDecision } from './classify-tool-error.js';
+import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
+import type { ValidateResult } from './validate-phase.js';
+
+/** Completed calls and failures kept for summaries; older ones fall off. */
+const keptEntries = 20;
+
+export function reflectPhase(
+  run: SkillRun,
+  validated: Pick<ValidateResult, 'results' | 'repeated' | 'notOffered'>,
+): ReflectDecision {
+  const { results } = validated;
+  const { state, limits } = run;
+  const updated = updateCircuitBreaker(
+    state.breaker,
+    {
+      type: 'tool-results',
+      results: results
+        .filter((r) => r.status !== 'suspended')
+        .map((r) => ({ toolName: r.toolName, ok: r.status === 'success' })),
+    },
+    limits,
+  );
+  state.breaker = updated.state;
+  for (const effect of updated.effects) {
+    if (effect.type === 'withdraw-tool')
+      emit(run, { type: 'tool-withdrawn', toolName: effect.toolName, failures: effect.failures });
+    else if (effect.type === 'force-reflection')
+      emit(run, {
+        type: 'breaker',
+        level: 1,
+        reason: `${effect.consecutiveErrors} tool errors in a row: the next turn is a reflection with tools withheld`,
+      });
+  }
+  const errors = results.filter((r) => r.status === 'error');
+  const succeeded = results.filter((r) => r.status === 'success');
+  for (const r of succeeded) {
+    if (!state.succeededTools.includes(r.toolName)) state.succeededTools.push(r.toolName);
+    state.completed = [
+      ...state.completed,
+      { callId: r.callId, toolName: r.toolName, output: r.output },
+    ].slice(-keptEntries);
+  }
+  if (results.length > 0)
+    state.consecutiveFailedSteps =
+      succeeded.length === 0 && errors.length > 0 ? state.consecutiveFailedSteps + 1 : 0;
+  if (errors.length === 0) return { decision: 'continue', reason: 'no tool failed' };
+  const offered = offeredToolNames(run);
+  const decisions: ReflectDecision[] = [];
+  for (const result of errors) {
+    if (result.status !== 'error') continue;
+    state.failures = [
+      ...state.failures,
+      { toolName: result.toolName, category: result.error.category, message: result.error.message },
+    ].slice(-keptEntries);
+    decisions.push(
+      classifyToolError({
+        toolName: result.toolName,
+        error: result.error,
+        offered: !validated.notOffered.has(result.callId),
+        failureStreak: state.breaker.toolFailureStreaks[result.toolName] ?? 1,
+        repeatedCall: validated.repeated.has(result.callId),
+        alternatives: offered.filter((name) => name !== result.toolName).length,
+      }),
+    );
+  }
+  const decision = worstDecision(decisions);
+  emit(run, { type: 'reflect', decision, errors: errors.length });
+  return decision;
+}

@@ -1,0 +1,148 @@
+/**
+ * VALIDATE (seed 004): runs the step's tool calls through the safety pipeline (`executeToolBatch` from
+ * `src/tool`) and returns one result per call, in call order. Before the pipeline, the loop answers two
+ * kinds of call itself without running them: a call to a withdrawn tool, and a call repeated with the
+ * same arguments until it counts as a loop. The batch is bounded by the run's idle and wall limits and
+ * the user's stop; calls left without a result when a limit wins get an error result, so none is
+ * orphaned.
+ */
+import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
+import { executeToolBatch } from '../tool/index.js';
+import { awaitWithin, type StopReason } from './await-within.js';
+import { callSignature, recordCall } from './detect-repeated-call.js';
+import { anySignal } from './internal/any-signal.js';
+import { deadlines, emit, type SkillRun, touch } from './internal/skill-run.js';
+
+export interface ValidateResult {
+  /** One per call, in call order. */
+  results: ToolCallResult[];
+  /** Calls answered as loops without running. */
+  repeated: ReadonlySet<string>;
+  /** Calls to tools that were not offered at call time (unknown or withdrawn). */
+  notOffered: ReadonlySet<string>;
+  /** Set when a limit or the user stopped the batch before it finished. */
+  stopped?: StopReason;
+}
+
+export async function validatePhase(
+  run: SkillRun,
+  calls: readonly ToolCallRequest[],
+): Promise<ValidateResult> {
+  const answered = new Map<string, ToolCallResult>();
+  const repeated = new Set<string>();
+  const notOffered = new Set<string>();
+  const toRun: ToolCallRequest[] = [];
+  const withdrawn = new Set(run.state.breaker.withdrawn);
+  for (const call of calls) {
+    emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
+    if (!run.tools.has(call.toolName)) notOffered.add(call.callId);
+    if (withdrawn.has(call.toolName)) {
+      notOffered.add(call.callId);
+      const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
+      answered.set(
+        call.callId,
+        loopError(
+          call,
+          'not_found',
+          `'${call.toolName}' was withdrawn after failing ${failures} times in a row. Use another tool, or finish with what you have.`,
+        ),
+      );
+      continue;
+    }
+    const counted = recordCall(
+      run.state.callCounts,
+      callSignature(call.toolName, call.input),
+      run.limits.repeatedCallLimit,
+    );
+    run.state.callCounts = counted.counts;
+    if (counted.repeated) {
+      repeated.add(call.callId);
+      emit(run, {
+        type: 'repeated-call',
+        callId: call.callId,
+        toolName: call.toolName,
+        count: counted.count,
+      });
+      answered.set(
+        call.callId,
+        loopError(
+          call,
+          'validation_error',
+          `'${call.toolName}' was already called ${counted.count - 1} times with these same arguments; calling it again will not change the result, so it was not run. Try a different approach, or finish with what you have.`,
+        ),
+      );
+      continue;
+    }
+    toRun.push(call);
+  }
+  let stopped: StopReason | undefined;
+  if (toRun.length > 0) {
+    const tools = new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
+    const within = await awaitWithin({
+      clock: run.clock,
+      ...deadlines(run),
+      ...(run.signal ? { signal: run.signal } : {}),
+      work: (signal) =>
+        executeToolBatch(toRun, {
+          ...run.batch,
+          tools,
+          signal: anySignal([signal, run.batch.signal]),
+        }),
+    });
+    if (within.status === 'done') {
+      touch(run);
+      for (const result of within.value) answered.set(result.callId, result);
+    } else if (within.status === 'stopped') stopped = within.reason;
+    for (const call of toRun) {
+      if (answered.has(call.callId)) continue;
+      answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
+    }
+  }
+  const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
+  for (const result of results) emit(run, { type: 'tool-result', result });
+  const outcome: ValidateResult = { results, repeated, notOffered };
+  if (stopped) outcome.stopped = stopped;
+  return outcome;
+}
+
+function loopError(
+  call: ToolCallRequest,
+  category: 'not_found' | 'validation_error',
+  message: string,
+): ToolCallResult {
+  return {
+    status: 'error',
+    callId: call.callId,
+    toolName: call.toolName,
+    error: { category, message, retryable: false },
+    contextText: `Error (${category}) from tool '${call.toolName}': ${message}`,
+  };
+}
+
+function unansweredError(
+  call: ToolCallRequest,
+  within:
+    | { status: 'done' }
+    | { status: 'failed'; error: unknown }
+    | { status: 'stopped'; reason: StopReason },
+  redact: (text: string) => string,
+): ToolCallResult {
+  const why =
+    within.status === 'stopped'
+      ? {
+          idle: 'the idle time limit passed',
+          'wall-time': 'the time limit of the run passed',
+          'user-stop': 'the user stopped the run',
+        }[within.reason]
+      : within.status === 'failed'
+        ? `the tool pipeline failed (${redact(String(within.error))})`
+        : 'the tool pipeline returned no result for it';
+  const message = `No result: ${why} while this call was running; whether it took effect is unknown.`;
+  return {
+    status: 'error',
+    callId: call.callId,
+    toolName: call.toolName,
+    error: { category: 'timeout', message, retryable: false },
+    contextText: `Error (timeout) from tool '${call.toolName}': ${message}`,
+  };
+}
