@@ -65,11 +65,8 @@ describe('classifyToolError', () => {
     expect(loop.reason).toContain('loop');
   });
 
-  it('gives a not-found result one more chance before treating it as systematic', () => {
-    expect(classifyToolError(base({ category: 'not_found', retryable: false })).decision).toBe('continue');
-    expect(
-      classifyToolError(base({ category: 'not_found', retryable: false }, { failureStreak: 2 })).decision,
-    ).toBe('backtrack');
+  it('backtracks at once when the thing asked for is not there (not_found from an offered tool)', () => {
+    expect(classifyToolError(base({ category: 'not_found', retryable: false })).decision).toBe('backtrack');
   });
 
   it('takes the worst decision of a step, the first on a tie, and continue when nothing failed', () => {

@@ -61,8 +61,6 @@ export function classifyToolError(input: ClassifyToolErrorInput): ReflectDecisio
       ? systematic(input, `'${toolName}' kept failing (${error.category}, ${input.failureStreak} times)`)
       : { decision: 'continue', reason: `'${toolName}' failed transiently (${error.category})` };
   }
-  if (error.category === 'not_found' && input.failureStreak < 2)
-    return { decision: 'continue', reason: `'${toolName}' found nothing for these arguments` };
   return systematic(input, `'${toolName}' failed in a way retrying will not fix (${error.category})`);
 }
 
