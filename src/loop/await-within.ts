@@ -12,7 +12,7 @@ export type StopReason = 'idle' | 'wall-time' | 'user-stop';
 export type WithinOutcome<T> =
   | { status: 'done'; value: T }
   | { status: 'failed'; error: unknown }
-  | { status: 'stopped'; reason: StopReason };
+  | { status: 'stopped'; reason: StopReason /** The work was begun before the stop. */; started: boolean };
 
 export interface AwaitWithinOptions<T> {
   clock: Clock;
@@ -26,7 +26,14 @@ export interface AwaitWithinOptions<T> {
 
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
   const { clock, signal } = options;
-  if (signal?.aborted) return { status: 'stopped', reason: 'user-stop' };
+  if (signal?.aborted) return { status: 'stopped', reason: 'user-stop', started: false };
+  const before = clock.now();
+  if (before >= Math.min(options.idleDeadline(), options.wallDeadline))
+    return {
+      status: 'stopped',
+      reason: before >= options.wallDeadline ? 'wall-time' : 'idle',
+      started: false,
+    };
   const workController = new AbortController();
   const watchController = new AbortController();
   const workSignal = anySignal([signal, workController.signal]);
@@ -39,14 +46,19 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     );
   let onAbort: (() => void) | undefined;
   const stopped = new Promise<WithinOutcome<T>>((resolve) => {
-    onAbort = () => resolve({ status: 'stopped', reason: 'user-stop' });
+    onAbort = () => resolve({ status: 'stopped', reason: 'user-stop', started: true });
     signal?.addEventListener('abort', onAbort, { once: true });
   });
   const watch = (async (): Promise<WithinOutcome<T>> => {
     for (;;) {
       const now = clock.now();
       const at = Math.min(options.idleDeadline(), options.wallDeadline);
-      if (now >= at) return { status: 'stopped', reason: now >= options.wallDeadline ? 'wall-time' : 'idle' };
+      if (now >= at)
+        return {
+          status: 'stopped',
+          reason: now >= options.wallDeadline ? 'wall-time' : 'idle',
+          started: true,
+        };
       try {
         await clock.sleep(at - now, watchController.signal);
       } catch {
@@ -58,6 +70,7 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   watchController.abort();
   if (onAbort) signal?.removeEventListener('abort', onAbort);
   if (winner.status === 'stopped') workController.abort(new Error(`stopped: ${winner.reason}`));
-  if (winner.status === 'failed' && signal?.aborted) return { status: 'stopped', reason: 'user-stop' };
+  if (winner.status === 'failed' && signal?.aborted)
+    return { status: 'stopped', reason: 'user-stop', started: true };
   return winner;
 }

@@ -8,7 +8,7 @@
  */
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch } from '../tool/index.js';
-import { awaitWithin, type StopReason } from './await-within.js';
+import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { anySignal } from './internal/any-signal.js';
 import { deadlines, emit, type SkillRun, touch } from './internal/skill-run.js';
@@ -121,23 +121,24 @@ function loopError(
 
 function unansweredError(
   call: ToolCallRequest,
-  within:
-    | { status: 'done' }
-    | { status: 'failed'; error: unknown }
-    | { status: 'stopped'; reason: StopReason },
+  within: WithinOutcome<ToolCallResult[]>,
   redact: (text: string) => string,
 ): ToolCallResult {
-  const why =
-    within.status === 'stopped'
-      ? {
-          idle: 'the idle time limit passed',
-          'wall-time': 'the time limit of the run passed',
-          'user-stop': 'the user stopped the run',
-        }[within.reason]
-      : within.status === 'failed'
-        ? `the tool pipeline failed (${redact(String(within.error))})`
-        : 'the tool pipeline returned no result for it';
-  const message = `No result: ${why} while this call was running; whether it took effect is unknown.`;
+  const reasons = {
+    idle: 'the idle time limit passed',
+    'wall-time': 'the time limit of the run passed',
+    'user-stop': 'the user stopped the run',
+  };
+  const message =
+    within.status === 'stopped' && !within.started
+      ? `Not run: ${reasons[within.reason]} before it could start.`
+      : `No result: ${
+          within.status === 'stopped'
+            ? reasons[within.reason]
+            : within.status === 'failed'
+              ? `the tool pipeline failed (${redact(String(within.error))})`
+              : 'the tool pipeline returned no result for it'
+        } while this call was running; whether it took effect is unknown.`;
   return {
     status: 'error',
     callId: call.callId,

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { awaitWithin } from './await-within.js';
+import { createManualClock } from './fixtures/manual-clock.js';
+
+describe('awaitWithin', () => {
+  it('returns the work when it finishes in time and leaves no sleeper behind', async () => {
+    const clock = createManualClock(0);
+    const outcome = await awaitWithin({
+      clock,
+      idleDeadline: () => 1000,
+      wallDeadline: 5000,
+      work: async () => 42,
+    });
+    expect(outcome).toEqual({ status: 'done', value: 42 });
+    expect(clock.sleepers()).toEqual([]);
+  });
+
+  it('returns a failure of the work as data', async () => {
+    const clock = createManualClock(0);
+    const outcome = await awaitWithin({
+      clock,
+      idleDeadline: () => 1000,
+      wallDeadline: 5000,
+      work: async () => {
+        throw new Error('nope');
+      },
+    });
+    expect(outcome.status).toBe('failed');
+  });
+
+  it('gives up on work that never settles at the idle deadline and aborts its signal', async () => {
+    const clock = createManualClock(0);
+    let seen: AbortSignal | undefined;
+    const pending = awaitWithin({
+      clock,
+      idleDeadline: () => 1000,
+      wallDeadline: 5000,
+      work: (signal) => {
+        seen = signal;
+        return new Promise<never>(() => undefined);
+      },
+    });
+    const outcome = await clock.settle(pending);
+    expect(outcome).toEqual({ status: 'stopped', reason: 'idle', started: true });
+    expect(clock.now()).toBe(1000);
+    expect(seen?.aborted).toBe(true);
+  });
+
+  it('follows an idle deadline that activity moves, and stops at the wall deadline', async () => {
+    const clock = createManualClock(0);
+    let idleAt = 1000;
+    const pending = awaitWithin({
+      clock,
+      idleDeadline: () => idleAt,
+      wallDeadline: 2500,
+      work: () => new Promise<never>(() => undefined),
+    });
+    await new Promise((r) => setImmediate(r));
+    idleAt = 3000;
+    const outcome = await clock.settle(pending);
+    expect(outcome).toEqual({ status: 'stopped', reason: 'wall-time', started: true });
+    expect(clock.now()).toBe(2500);
+  });
+
+  it('does not start work whose deadline has already passed, nor work the user already stopped', async () => {
+    const clock = createManualClock(10_000);
+    let started = 0;
+    const work = async () => ++started;
+    expect(await awaitWithin({ clock, idleDeadline: () => 9_000, wallDeadline: 20_000, work })).toEqual({
+      status: 'stopped',
+      reason: 'idle',
+      started: false,
+    });
+    const controller = new AbortController();
+    controller.abort();
+    expect(
+      await awaitWithin({
+        clock,
+        idleDeadline: () => 20_000,
+        wallDeadline: 20_000,
+        signal: controller.signal,
+        work,
+      }),
+    ).toEqual({ status: 'stopped', reason: 'user-stop', started: false });
+    expect(started).toBe(0);
+  });
+
+  it('stops at once when the user aborts during the work', async () => {
+    const clock = createManualClock(0);
+    const controller = new AbortController();
+    const pending = awaitWithin({
+      clock,
+      idleDeadline: () => 10_000,
+      wallDeadline: 10_000,
+      signal: controller.signal,
+      work: () => new Promise<never>(() => undefined),
+    });
+    controller.abort();
+    expect(await pending).toEqual({ status: 'stopped', reason: 'user-stop', started: true });
+    expect(clock.now()).toBe(0);
+  });
+});
