@@ -16,8 +16,10 @@ export function isRetryableModelError(error: unknown): boolean {
   if (record.name === 'TimeoutError') return true;
   const status = record.statusCode ?? record.status;
   if (typeof status === 'number') return transientStatuses.has(status) || status >= 500;
-  const type = record.type ?? (record.error as Record<string, unknown> | undefined)?.type;
-  return typeof type === 'string' && /overloaded|rate_limit|server_error|timeout/i.test(type);
+  const nested = record.error as Record<string, unknown> | undefined;
+  return [record.type, nested?.type, record.code].some(
+    (type) => typeof type === 'string' && /overloaded|rate_limit|server_error|timeout/i.test(type),
+  );
 }
 
 /**

@@ -1,0 +1,176 @@
+/**
+ * The reflection pass, the text skill-call seam, live streaming with parent links, and the model
+ * retry policy.
+ */
+import { APICallError } from '@ai-sdk/provider';
+import { describe, expect, it } from 'vitest';
+import { createCurrencyTools } from './fixtures/currency-tools.js';
+import { call, finish, runSkill } from './fixtures/skill-harness.js';
+import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
+import { defaultSkillLoopLimits } from './skill-loop-limits.js';
+
+describe('reflection pass', () => {
+  const criteria = 'States the amount in NOK and the rate used.';
+
+  it('evaluates a success against the criteria and allows exactly one revision', async () => {
+    const { result, model } = await runSkill({
+      tools: createCurrencyTools().tools,
+      reflection: { successCriteria: criteria },
+      steps: [
+        finish({ outcome: 'success', data: { amount: 1150 } }),
+        { match: { phase: 'skill-evaluate' }, json: { pass: false, issues: ['The rate used is missing.'] } },
+        call('get_rate', { from: 'EUR', to: 'NOK' }),
+        finish({ outcome: 'success', data: { amount: 1150, rate: 11.5 } }),
+      ],
+    });
+    expect(result.outcome).toMatchObject({ outcome: 'success', data: { amount: 1150, rate: 11.5 } });
+    expect(model.calls.map((c) => c.phase)).toEqual(['skill', 'skill-evaluate', 'skill', 'skill']);
+    const evaluation = model.calls[1];
+    expect(evaluation?.options.responseFormat).toMatchObject({ type: 'json' });
+    expect(JSON.stringify(evaluation?.prompt.at(-1))).toContain(criteria);
+    expect(JSON.stringify(model.calls[2]?.prompt.at(-1))).toContain('The rate used is missing.');
+    expect(result.events.filter((e) => e.type === 'reflection-pass')).toHaveLength(1);
+  });
+
+  it('lets a passing or unreadable evaluation through without a revision', async () => {
+    for (const answer of [{ json: { pass: true } }, { text: 'looks fine to me' }]) {
+      const { result, model } = await runSkill({
+        tools: createCurrencyTools().tools,
+        reflection: { successCriteria: criteria },
+        steps: [
+          finish({ outcome: 'success', data: { amount: 1150, rate: 11.5 } }),
+          { match: { phase: 'skill-evaluate' }, ...answer },
+        ],
+      });
+      expect(result.outcome.outcome).toBe('success');
+      expect(model.callCount).toBe(2);
+    }
+  });
+
+  it('does not evaluate failures or uncertain outcomes', async () => {
+    const { result, model } = await runSkill({
+      tools: createCurrencyTools().tools,
+      reflection: { successCriteria: criteria },
+      steps: [finish({ outcome: 'failure', message: 'No rate source answers.' })],
+    });
+    expect(result.outcome.outcome).toBe('failure');
+    expect(model.callCount).toBe(1);
+  });
+});
+
+describe('text skill calls', () => {
+  // A test-local stand-in for the protocol parser of src/tool (one call per <skill> block, JSON inside).
+  const parse = (text: string) =>
+    [...text.matchAll(/<skill>\s*(\w+)\s+(\{.*?\})\s*<\/skill>/gs)].map((m) => ({
+      toolName: m[1] as string,
+      input: m[2] as string,
+    }));
+
+  it('runs calls written in text when the model made no native call, answering them in text', async () => {
+    const { tools, ran } = createCurrencyTools();
+    const { result, model } = await runSkill({
+      tools,
+      parseTextToolCalls: parse,
+      steps: [
+        { match: { phase: 'skill' }, text: 'Checking. <skill>get_rate {"from":"EUR","to":"NOK"}</skill>' },
+        {
+          match: { phase: 'skill' },
+          text: '<skill>finish_skill {"outcome":"success","data":{"amount":1150}}</skill>',
+        },
+      ],
+    });
+    expect(ran.get_rate).toEqual([{ from: 'EUR', to: 'NOK' }]);
+    expect(result.outcome).toMatchObject({ outcome: 'success', data: { amount: 1150 } });
+    const prompt = model.calls[1]?.prompt ?? [];
+    expect(prompt.some((m) => m.role === 'tool')).toBe(false);
+    expect(JSON.stringify(prompt.at(-1))).toContain('Result of get_rate');
+  });
+
+  it('takes plain text as the answer when the parser finds no call', async () => {
+    const { result } = await runSkill({
+      tools: createCurrencyTools().tools,
+      parseTextToolCalls: parse,
+      steps: [{ match: { phase: 'skill' }, text: '100 EUR is about 1,150 NOK.' }],
+    });
+    expect(result.outcome).toMatchObject({
+      outcome: 'success',
+      data: { text: '100 EUR is about 1,150 NOK.' },
+    });
+  });
+});
+
+describe('events', () => {
+  it('streams thinking and text live and links every event to the parent the caller named', async () => {
+    const { result, live } = await runSkill({
+      tools: createCurrencyTools().tools,
+      stream: true,
+      parentId: 'flow_7',
+      steps: [
+        {
+          match: { phase: 'skill' },
+          reasoning: 'The table is cheaper to read.',
+          toolCalls: [{ toolName: 'lookup_rate_table', input: { currency: 'EUR' } }],
+        },
+        { match: { phase: 'skill' }, text: '100 EUR is 1,152 NOK.' },
+      ],
+    });
+    expect(result.outcome.outcome).toBe('success');
+    expect(
+      live
+        .filter((e) => e.type === 'thoughts-delta')
+        .map((e) => (e.type === 'thoughts-delta' ? e.delta : ''))
+        .join(''),
+    ).toBe('The table is cheaper to read.');
+    expect(live.some((e) => e.type === 'text-delta')).toBe(true);
+    expect(result.events.map((e) => e.type)).toEqual(['thoughts', 'tool-call', 'tool-result', 'text']);
+    expect(live.every((e) => e.parentId === 'flow_7')).toBe(true);
+    expect(result.events.every((e) => e.parentId === 'flow_7')).toBe(true);
+  });
+
+  it('keeps going when a live listener throws', async () => {
+    const { result } = await runSkill({
+      tools: createCurrencyTools().tools,
+      onEvent: () => {
+        throw new Error('listener broke');
+      },
+      steps: [{ match: { phase: 'skill' }, text: 'Done.' }],
+    });
+    expect(result.outcome.outcome).toBe('success');
+  });
+});
+
+describe('model retry policy', () => {
+  const apiError = (statusCode: number, headers?: Record<string, string>) =>
+    new APICallError({
+      message: 'x',
+      url: 'u',
+      requestBodyValues: {},
+      statusCode,
+      ...(headers ? { responseHeaders: headers } : {}),
+    });
+
+  it('retries rate limits, timeouts and server errors, not bad requests', () => {
+    expect(isRetryableModelError(apiError(429))).toBe(true);
+    expect(isRetryableModelError(apiError(503))).toBe(true);
+    expect(isRetryableModelError(apiError(408))).toBe(true);
+    expect(isRetryableModelError(apiError(400))).toBe(false);
+    expect(isRetryableModelError(apiError(401))).toBe(false);
+    expect(isRetryableModelError(Object.assign(new Error('t'), { name: 'TimeoutError' }))).toBe(true);
+    expect(isRetryableModelError({ type: 'error', error: { type: 'overloaded_error' } })).toBe(true);
+    expect(isRetryableModelError(new Error('boom'))).toBe(false);
+  });
+
+  it('backs off exponentially up to the cap and honours Retry-After', () => {
+    const limits = defaultSkillLoopLimits.simple;
+    const delays = [1, 2, 3, 6, 7].map((attempt) =>
+      modelRetryDelayMs({ attempt, error: apiError(503), limits }),
+    );
+    expect(delays).toEqual([1000, 2000, 4000, 30_000, 30_000]);
+    expect(modelRetryDelayMs({ attempt: 1, error: apiError(429, { 'retry-after': '7' }), limits })).toBe(
+      7000,
+    );
+    expect(modelRetryDelayMs({ attempt: 1, error: apiError(429, { 'retry-after': '600' }), limits })).toBe(
+      30_000,
+    );
+  });
+});
