@@ -1,3 +1,4 @@
+export { CodeGuardrailError, type CodeGuardrailProblem } from './code-guardrail-error.js';
 export { ConfigurationError } from './configuration-error.js';
 export { FlowstackError } from './flowstack-error.js';
 export { InputError, type InputErrorReason } from './input-error.js';
