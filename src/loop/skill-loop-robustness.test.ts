@@ -172,9 +172,10 @@ describe('skill loop robustness', () => {
       steps: [
         {
           match: { phase: 'skill' },
-          respond: () => (
-            (stop = true), { toolCalls: [{ toolName: 'get_rate', input: { from: 'EUR', to: 'NOK' } }] }
-          ),
+          respond: () => {
+            stop = true;
+            return { toolCalls: [{ toolName: 'get_rate', input: { from: 'EUR', to: 'NOK' } }] };
+          },
         },
         finish({ outcome: 'success', data: {} }),
       ],
