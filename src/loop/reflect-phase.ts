@@ -11,11 +11,12 @@ import type { ValidateResult } from './validate-phase.js';
 
 /** Completed calls and failures kept for summaries; older ones fall off. */
 const keptEntries = 20;
+const maxKeptOutputChars = 4_000;
 
 export function reflectPhase(
   run: SkillRun,
   validated: Pick<ValidateResult, 'results' | 'repeated' | 'notOffered'>,
-): ReflectDecision {
+): ReflectDecision & { callId?: string; toolName?: string } {
   const { results } = validated;
   const { state, limits } = run;
   const updated = updateCircuitBreaker(
@@ -43,10 +44,11 @@ export function reflectPhase(
   const succeeded = results.filter((r) => r.status === 'success');
   for (const r of succeeded) {
     if (!state.succeededTools.includes(r.toolName)) state.succeededTools.push(r.toolName);
-    state.completed = [
-      ...state.completed,
-      { callId: r.callId, toolName: r.toolName, output: r.output },
-    ].slice(-keptEntries);
+    // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
+    const output = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars ? r.output : r.contextText;
+    state.completed = [...state.completed, { callId: r.callId, toolName: r.toolName, output }].slice(
+      -keptEntries,
+    );
   }
   if (results.length > 0)
     state.consecutiveFailedSteps =
@@ -54,12 +56,14 @@ export function reflectPhase(
   if (errors.length === 0) return { decision: 'continue', reason: 'no tool failed' };
   const offered = offeredToolNames(run);
   const decisions: ReflectDecision[] = [];
+  const decided: { callId: string; toolName: string }[] = [];
   for (const result of errors) {
     if (result.status !== 'error') continue;
     state.failures = [
       ...state.failures,
       { toolName: result.toolName, category: result.error.category, message: result.error.message },
     ].slice(-keptEntries);
+    decided.push({ callId: result.callId, toolName: result.toolName });
     decisions.push(
       classifyToolError({
         toolName: result.toolName,
@@ -73,5 +77,5 @@ export function reflectPhase(
   }
   const decision = worstDecision(decisions);
   emit(run, { type: 'reflect', decision, errors: errors.length });
-  return decision;
+  return { ...decision, ...decided[decisions.indexOf(decision)] };
 }

@@ -15,8 +15,8 @@ import { type ModelResponse, toModelError } from './call-model.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { gracefulFailure } from './describe-progress.js';
 import { checkRequiredTools } from './enforce-required-tools.js';
-import { finishPhase } from './finish-phase.js';
-import { finishSkillToolName, parseFinishSkill } from './finish-skill-tool.js';
+import { finishPhase, settleFinishCalls } from './finish-phase.js';
+import { finishSkillToolName } from './finish-skill-tool.js';
 import { emit, isStopRequested, type SkillRun, type TextToolCall } from './internal/skill-run.js';
 import { reactPhase } from './react-phase.js';
 import { reflectPhase } from './reflect-phase.js';
@@ -207,30 +207,10 @@ async function runCalls(
   const others = step.calls.filter((c) => c.toolName !== finishSkillToolName);
   const validated = await validatePhase(run, others);
   const suspended = validated.results.find((r) => r.status === 'suspended');
+  const settled = await settleFinishCalls(run, finishes, validated);
   const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
-  let accepted: SkillOutcome | undefined;
-  for (const [index, finish] of finishes.entries()) {
-    let answer: string | undefined;
-    let ok = false;
-    if (index > 0) answer = `Only one ${finishSkillToolName} call per step is read; this one was ignored.`;
-    else if (suspended || validated.stopped)
-      answer = `Not accepted: another call of this step has not finished yet.`;
-    else {
-      const parsed = parseFinishSkill(finish.input);
-      const failedSibling = validated.results.find((r) => r.status === 'error');
-      if (!parsed.ok) answer = parsed.problem;
-      else if (parsed.outcome.outcome === 'success' && failedSibling)
-        answer = `Not accepted: ${failedSibling.toolName} failed in this same step. Read its result, then finish again.`;
-      else {
-        const decision = await finishPhase(run, parsed.outcome);
-        if (decision.accept) {
-          accepted = decision.outcome;
-          ok = true;
-        } else answer = decision.feedback;
-      }
-    }
-    results.set(finish.callId, finishResult(finish, ok, answer ?? 'ok'));
-  }
+  for (const r of settled.results) results.set(r.callId, r);
+  const accepted = settled.accepted;
   const ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
   if (step.viaText) {
     run.messages.push(assistantMessage({ text: response.text, toolCalls: [] }));
@@ -239,7 +219,8 @@ async function runCalls(
     run.messages.push(assistantMessage(response));
     run.messages.push(toolMessage(ordered));
   }
-  if (suspended && suspended.status === 'suspended')
+  if (suspended && suspended.status === 'suspended') {
+    reflectPhase(run, validated);
     return {
       outcome: 'suspended',
       kind: 'tool',
@@ -247,22 +228,21 @@ async function runCalls(
       toolName: suspended.toolName,
       reason: suspended.reason,
     };
+  }
   if (validated.stopped) {
     reflectPhase(run, validated);
     return stoppedOutcome(run, validated.stopped);
   }
   if (accepted) return accepted;
   const decision = reflectPhase(run, validated);
-  if (decision.decision === 'escalate') {
-    const call = validated.results.find((r) => r.status === 'error') as ToolCallResult;
+  if (decision.decision === 'escalate')
     return {
       outcome: 'suspended',
       kind: 'escalate',
-      callId: call.callId,
-      toolName: call.toolName,
+      callId: decision.callId ?? '',
+      toolName: decision.toolName ?? '',
       reason: decision.reason,
     };
-  }
   if (decision.decision === 'fail-gracefully') {
     const error = validated.results.find((r) => r.status === 'error');
     return gracefulFailure({
@@ -295,24 +275,6 @@ function readCalls(run: SkillRun, response: ModelResponse): { calls: ToolCallReq
     input: c.input,
   }));
   return { calls, viaText: calls.length > 0 };
-}
-
-function finishResult(call: ToolCallRequest, ok: boolean, text: string): ToolCallResult {
-  return ok
-    ? {
-        status: 'success',
-        callId: call.callId,
-        toolName: finishSkillToolName,
-        output: 'ok',
-        contextText: text,
-      }
-    : {
-        status: 'error',
-        callId: call.callId,
-        toolName: finishSkillToolName,
-        error: { category: 'validation_error', message: text, retryable: true },
-        contextText: text,
-      };
 }
 
 function reflectionPrompt(run: SkillRun): string {

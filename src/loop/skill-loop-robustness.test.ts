@@ -240,6 +240,33 @@ describe('skill loop robustness', () => {
     expect(result.outcome).toMatchObject({ outcome: 'suspended', kind: 'escalate', toolName: 'get_rate' });
   });
 
+  it('names the call that needs a person when several calls of a step fail', async () => {
+    const { tools } = createCurrencyTools({
+      failures: [{ category: 'auth_error', message: 'API key revoked' }],
+      historyFailure: { category: 'server_error', message: 'busy' },
+    });
+    const { result } = await runSkill({
+      tools,
+      steps: [
+        {
+          match: { phase: 'skill' },
+          toolCalls: [
+            { toolName: 'fetch_history', input: { pair: 'EURNOK' }, callId: 'h1' },
+            { toolName: 'get_rate', input: { from: 'EUR', to: 'NOK' }, callId: 'r1' },
+          ],
+        },
+      ],
+    });
+    expect(result.outcome).toMatchObject({
+      outcome: 'suspended',
+      kind: 'escalate',
+      callId: 'r1',
+      toolName: 'get_rate',
+    });
+    expect(result.state.completed).toEqual([]);
+    expect(result.state.failures.map((f) => f.toolName)).toEqual(['fetch_history', 'get_rate']);
+  });
+
   it('fails gracefully when the only tool fails systematically', async () => {
     const { tools } = createCurrencyTools({ failures: [{ category: 'not_found', message: 'no such pair' }] });
     const only = tools.filter((t) => t.name === 'get_rate');
