@@ -24,6 +24,7 @@ export interface AwaitWithinOptions<T> {
   work: (signal: AbortSignal) => Promise<T>;
 }
 
+/** Runs `work` and waits for it, or for the idle or wall deadline or the user's stop, whichever comes first. */
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
   const { clock, signal } = options;
   if (signal?.aborted) return { status: 'stopped', reason: 'user-stop', started: false };

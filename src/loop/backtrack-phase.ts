@@ -11,6 +11,7 @@ import { describeBacktrack } from './describe-progress.js';
 import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
 import { loopMessageKind, loopNote } from './skill-messages.js';
 
+/** Counts a backtrack and replaces the error details in the transcript with one reflection summary. */
 export function backtrackPhase(
   run: SkillRun,
   options: { decision: ReflectDecision; results: readonly ToolCallResult[] },

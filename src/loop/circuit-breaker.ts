@@ -31,6 +31,7 @@ export type CircuitBreakerEffect =
   | { type: 'withdraw-tool'; toolName: string; failures: number }
   | { type: 'open'; backtracks: number };
 
+/** A closed breaker: no errors, no backtracks, nothing withdrawn. */
 export function createCircuitBreakerState(): CircuitBreakerState {
   return {
     consecutiveErrors: 0,

@@ -38,6 +38,7 @@ export const reflectSeverity: Record<ReflectDecisionKind, number> = {
   escalate: 3,
 };
 
+/** Decides what the loop does after one failed call; pure, the rules are in docs/decisions/0006. */
 export function classifyToolError(input: ClassifyToolErrorInput): ReflectDecision {
   const { error, toolName } = input;
   if (input.repeatedCall)

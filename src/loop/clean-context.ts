@@ -23,6 +23,7 @@ export interface CleanContextResult {
   shortenedErrors: number;
 }
 
+/** Shrinks error results to one line and leaves one reflection summary at the end; pure. */
 export function cleanContext(
   messages: readonly LanguageModelV3Message[],
   options: CleanContextOptions,

@@ -10,6 +10,7 @@ export interface RequiredToolsVerdict {
   missing: string[];
 }
 
+/** Which required tools have not succeeded yet. */
 export function checkRequiredTools(options: {
   required: readonly string[];
   succeeded: readonly string[];

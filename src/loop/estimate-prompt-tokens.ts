@@ -5,6 +5,7 @@
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 
+/** Characters of a prompt as a model reads them. */
 export function measurePromptChars(prompt: LanguageModelV3Prompt): number {
   let characters = 0;
   for (const message of prompt) {

@@ -17,6 +17,7 @@ export type FinishDecision =
   | { accept: true; outcome: SkillOutcome }
   | { accept: false; kind: Extract<LoopMessageKind, 'enforcement' | 'revision'>; feedback: string };
 
+/** Takes the offered outcome, or says what the model must do first (enforcement, revision). */
 export async function finishPhase(run: SkillRun, candidate: SkillOutcome): Promise<FinishDecision> {
   if (candidate.outcome !== 'success') return { accept: true, outcome: candidate };
   const verdict = checkRequiredTools({ required: run.requiredTools, succeeded: run.state.succeededTools });

@@ -8,6 +8,7 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { z } from 'zod';
 import type { SkillOutcome } from '../spec/index.js';
 
+/** The name of the terminal tool. */
 export const finishSkillToolName = 'finish_skill';
 
 const finishInput = z.discriminatedUnion('outcome', [

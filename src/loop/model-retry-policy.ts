@@ -9,6 +9,7 @@ import type { SkillLoopLimits } from './skill-loop-limits.js';
 
 const transientStatuses = new Set([408, 409, 425, 429]);
 
+/** A rate limit, timeout, conflict or server error: worth calling again after a wait. */
 export function isRetryableModelError(error: unknown): boolean {
   if (APICallError.isInstance(error)) return error.isRetryable;
   if (typeof error !== 'object' || error === null) return false;

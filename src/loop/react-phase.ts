@@ -24,6 +24,7 @@ export type ReactResult =
   | { kind: 'failed'; error: unknown; partial: ModelResponse }
   | { kind: 'stopped'; reason: StopReason };
 
+/** Calls the model for the next step, with the generic retries; counts one iteration. */
 export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactResult> {
   const tools = mode === 'act' ? offeredModelTools(run) : [];
   const retries = { transient: 0, truncated: 0, unparseable: 0 };

@@ -13,6 +13,7 @@ import type { ValidateResult } from './validate-phase.js';
 const keptEntries = 20;
 const maxKeptOutputChars = 4_000;
 
+/** Updates the counters and breaker from the step's results and returns the step's decision, naming the call it is about. */
 export function reflectPhase(
   run: SkillRun,
   validated: Pick<ValidateResult, 'results' | 'repeated' | 'notOffered'>,

@@ -21,6 +21,7 @@ const verdictJsonSchema: JSONSchema7 = {
   required: ['pass'],
 };
 
+/** Asks the model whether the candidate meets the success criteria. */
 export async function evaluateCandidate(run: SkillRun, candidate: unknown): Promise<ReflectionVerdict> {
   const question =
     `Evaluate this result against the success criteria before it is returned.\n` +

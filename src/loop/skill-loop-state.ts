@@ -54,6 +54,7 @@ export interface SkillLoopState {
   outputTokens: number;
 }
 
+/** The state of a run that has not begun. */
 export function createSkillLoopState(options: { now: number; maxOutputTokens: number }): SkillLoopState {
   return {
     stateVersion: 1,

@@ -17,6 +17,7 @@ export type LoopMessageKind =
   | 'revision'
   | 'text-tool-results';
 
+/** The assistant's step: its text and (unless left out) its tool calls, arguments parsed loosely. */
 export function assistantMessage(
   response: Pick<ModelResponse, 'text' | 'toolCalls'>,
   options: { includeToolCalls?: boolean } = {},
@@ -36,6 +37,7 @@ export function assistantMessage(
   return { role: 'assistant', content };
 }
 
+/** One tool message answering every call of a step, in call order; errors as `error-text`. */
 export function toolMessage(results: readonly ToolCallResult[]): LanguageModelV3Message {
   return {
     role: 'tool',

@@ -9,6 +9,7 @@ import type { TerminationReason } from './should-terminate.js';
 import type { SkillLoopLimits } from './skill-loop-limits.js';
 import type { SkillLoopState } from './skill-loop-state.js';
 
+/** The outcome for a termination reason. */
 export function terminationOutcome(
   reason: TerminationReason,
   state: SkillLoopState,

@@ -24,6 +24,7 @@ export interface ValidateResult {
   stopped?: StopReason;
 }
 
+/** Runs the step's calls (except `finish_skill`) and returns one result per call. */
 export async function validatePhase(
   run: SkillRun,
   calls: readonly ToolCallRequest[],

@@ -13,6 +13,7 @@ export type CodeGuardrailOptions =
   | ({ language: 'javascript'; trigger?: string } & JavaScriptPolicy)
   | ({ language: 'sql'; trigger?: string } & SqlPolicy);
 
+/** Extracts the code from `raw` and checks it; returns the code to run or the problems. */
 export function applyCodeGuardrails(raw: string, options: CodeGuardrailOptions): CodeCheck {
   const extract: ExtractCodeOptions = { language: options.language };
   if (options.trigger !== undefined) extract.trigger = options.trigger;

@@ -53,6 +53,7 @@ export const dangerousGlobals: readonly string[] = [
 
 export type CodeCheck = { ok: true; code: string } | { ok: false; problems: CodeGuardrailProblem[] };
 
+/** Parses and checks JavaScript; returns the code without comments, or the problems. */
 export function checkJavaScript(source: string, policy: JavaScriptPolicy = {}): CodeCheck {
   const comments: Comment[] = [];
   let program: Node & { body: Node[] };

@@ -47,6 +47,7 @@ function parserFor(dialect: SqlDialect): Parser {
   return parser;
 }
 
+/** Parses and checks SQL in the policy's dialect (PostgreSQL by default). */
 export function checkSql(source: string, policy: SqlPolicy = {}): CodeCheck {
   const dialect = policy.dialect ?? 'postgresql';
   const sql = source.trim();

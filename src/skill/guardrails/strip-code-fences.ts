@@ -19,6 +19,7 @@ export function extractCodeBlocks(text: string): { language: string; code: strin
   return [...text.matchAll(fence)].map((m) => ({ language: (m[3] ?? '').toLowerCase(), code: m[4] ?? '' }));
 }
 
+/** The code in a model answer, without fences or surrounding prose. */
 export function stripCodeFences(text: string, options: ExtractCodeOptions = {}): string {
   const blocks = extractCodeBlocks(text);
   if (blocks.length > 0) {
