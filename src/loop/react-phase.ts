@@ -32,7 +32,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
   run.state.iterations += 1;
   for (;;) {
     const prompt = [...run.prompt, ...run.messages];
-    if (hint !== undefined) prompt.push(loopNote('revision', hint));
+    if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
     run.state.turns += 1;
     const live = run.onEvent !== undefined;
     const within = await awaitWithin({

@@ -35,7 +35,7 @@ export async function evaluateCandidate(run: SkillRun, candidate: unknown): Prom
     work: (signal) =>
       invokeModel({
         model: run.model,
-        prompt: [...run.prompt, ...run.messages, loopNote('revision', question)],
+        prompt: [...run.prompt, ...run.messages, loopNote('evaluation', question)],
         phase: 'skill-evaluate',
         ...(run.flow ? { flow: run.flow } : {}),
         responseFormat: { type: 'json', schema: verdictJsonSchema, name: 'evaluation' },

@@ -15,6 +15,8 @@ export type LoopMessageKind =
   | 'reflection-prompt'
   | 'enforcement'
   | 'revision'
+  | 'retry-hint'
+  | 'evaluation'
   | 'text-tool-results';
 
 /** The assistant's step: its text and (unless left out) its tool calls, arguments parsed loosely. */
