@@ -76,7 +76,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
         type: 'react-retry',
         cause: 'transient',
         attempt: retries.transient,
-        message: describeError(call.error),
+        message: run.batch.redact.text(describeError(call.error)),
         delayMs,
         discardPartial: false,
       });

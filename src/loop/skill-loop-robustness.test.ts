@@ -299,3 +299,23 @@ describe('skill loop robustness', () => {
     expect(result.outcome).toMatchObject({ outcome: 'success', data: { amount: 2 } });
   });
 });
+
+describe('secrets in model errors', () => {
+  it('redacts a secret echoed in a model error before it reaches events or the outcome', async () => {
+    const secret = 'sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdEFGH';
+    const leaky = new APICallError({
+      message: `Incorrect API key provided: ${secret}`,
+      url: 'https://models.example/v1/chat',
+      requestBodyValues: {},
+      statusCode: 503,
+      isRetryable: true,
+    });
+    const { result } = await runSkill({
+      tools: createCurrencyTools().tools,
+      steps: [{ match: { phase: 'skill' }, error: leaky, repeat: true }],
+    });
+    expect(result.outcome.outcome).toBe('failure');
+    expect(JSON.stringify(result)).not.toContain(secret);
+    expect(JSON.stringify(result.events)).toContain('Incorrect API key provided: ');
+  });
+});
