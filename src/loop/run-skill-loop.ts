@@ -8,7 +8,7 @@
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { SkillOutcome, ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../tool/index.js';
-import type { Clock } from '../util/index.js';
+import { type Clock, type IdGenerator, randomIdGenerator } from '../util/index.js';
 import type { StopReason } from './await-within.js';
 import { backtrackPhase } from './backtrack-phase.js';
 import { type ModelResponse, toModelError } from './call-model.js';
@@ -17,7 +17,13 @@ import { gracefulFailure } from './describe-progress.js';
 import { checkRequiredTools } from './enforce-required-tools.js';
 import { finishPhase, settleFinishCalls } from './finish-phase.js';
 import { finishSkillToolName } from './finish-skill-tool.js';
-import { emit, isStopRequested, type SkillRun, type TextToolCall } from './internal/skill-run.js';
+import {
+  emit,
+  isStopRequested,
+  type SkillRun,
+  type StepCall,
+  type TextToolCall,
+} from './internal/skill-run.js';
 import { reactPhase } from './react-phase.js';
 import { reflectPhase } from './reflect-phase.js';
 import { shouldTerminate } from './should-terminate.js';
@@ -64,6 +70,8 @@ export interface RunSkillLoopOptions {
    * The seam for the text skill-call protocol parser of `src/tool`.
    */
   parseTextToolCalls?: (text: string) => readonly TextToolCall[];
+  /** Makes ids for calls read from text (unique per turn: they are part of the idempotency key). */
+  ids?: IdGenerator;
   /** Every event as it happens, plus streamed deltas of thinking and text. */
   onEvent?: (event: SkillLoopLiveEvent) => void;
   /** Continues a suspended run from its checkpoint (use `resumeSkillLoopState` on the state). */
@@ -146,6 +154,7 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,
     parseTextToolCalls: options.parseTextToolCalls,
+    ids: options.ids ?? randomIdGenerator,
     onEvent: options.onEvent,
     state,
     messages: [...(options.resume?.messages ?? [])],
@@ -201,7 +210,7 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
 async function runCalls(
   run: SkillRun,
   response: ModelResponse,
-  step: { calls: ToolCallRequest[]; viaText: boolean },
+  step: { calls: StepCall[]; viaText: boolean },
 ): Promise<SkillOutcome | undefined> {
   const finishes = step.calls.filter((c) => c.toolName === finishSkillToolName);
   const others = step.calls.filter((c) => c.toolName !== finishSkillToolName);
@@ -256,7 +265,7 @@ async function runCalls(
 }
 
 /** The step's calls: native tool calls, or else calls written in the text when a parser is given. */
-function readCalls(run: SkillRun, response: ModelResponse): { calls: ToolCallRequest[]; viaText: boolean } {
+function readCalls(run: SkillRun, response: ModelResponse): { calls: StepCall[]; viaText: boolean } {
   if (response.toolCalls.length > 0)
     return {
       calls: response.toolCalls.map((c) => ({ callId: c.toolCallId, toolName: c.toolName, input: c.input })),
@@ -269,11 +278,13 @@ function readCalls(run: SkillRun, response: ModelResponse): { calls: ToolCallReq
   } catch {
     parsed = [];
   }
-  const calls = parsed.map((c, i) => ({
-    callId: `text_${run.state.turns}_${i + 1}`,
-    toolName: c.toolName,
-    input: c.input,
-  }));
+  const calls = parsed.map((c): StepCall => {
+    const callId = c.callId ?? run.ids('text_call');
+    if ('problem' in c) return { callId, toolName: c.toolName, input: '', problem: c.problem };
+    const request: ToolCallRequest = { callId, toolName: c.toolName, input: c.input };
+    if (c.parallelGroup !== undefined) request.parallelGroup = c.parallelGroup;
+    return request;
+  });
   return { calls, viaText: calls.length > 0 };
 }
 

@@ -59,12 +59,18 @@ describe('reflection pass', () => {
 });
 
 describe('text skill calls', () => {
-  // A test-local stand-in for the protocol parser of src/tool (one call per <skill> block, JSON inside).
+  // A test-local stand-in for the protocol parser of src/tool: `<skill>name {json}</skill>`; a block
+  // that does not match that shape comes back with a problem, as the real parser reports one.
   const parse = (text: string) =>
-    [...text.matchAll(/<skill>\s*(\w+)\s+(\{.*?\})\s*<\/skill>/gs)].map((m) => ({
-      toolName: m[1] as string,
-      input: m[2] as string,
-    }));
+    [...text.matchAll(/<skill>([\s\S]*?)<\/skill>/g)].map((m) => {
+      const read = /^\s*(\w+)\s+(\{.*\})\s*$/s.exec(m[1] ?? '');
+      return read
+        ? { toolName: read[1] as string, input: read[2] as string }
+        : {
+            toolName: (m[1] ?? '').trim().split(/\W/)[0] ?? '',
+            problem: 'expected a name and a JSON object',
+          };
+    });
 
   it('runs calls written in text when the model made no native call, answering them in text', async () => {
     const { tools, ran } = createCurrencyTools();
@@ -84,6 +90,27 @@ describe('text skill calls', () => {
     const prompt = model.calls[1]?.prompt ?? [];
     expect(prompt.some((m) => m.role === 'tool')).toBe(false);
     expect(JSON.stringify(prompt.at(-1))).toContain('Result of get_rate');
+  });
+
+  it('answers a call that could not be read as a validation error and still runs the others', async () => {
+    const { tools, ran } = createCurrencyTools();
+    const { result, model } = await runSkill({
+      tools,
+      parseTextToolCalls: parse,
+      steps: [
+        {
+          match: { phase: 'skill' },
+          text: '<skill>get_rate(from=EUR)</skill> <skill>lookup_rate_table {"currency":"EUR"}</skill>',
+        },
+        { match: { phase: 'skill' }, text: 'Done: 1,152 NOK.' },
+      ],
+    });
+    expect(ran.get_rate).toEqual([]);
+    expect(ran.lookup_rate_table).toHaveLength(1);
+    const results = JSON.stringify(model.calls[1]?.prompt.at(-1));
+    expect(results).toContain('The call could not be read: expected a name and a JSON object');
+    expect(results).toContain('Result of lookup_rate_table');
+    expect(result.outcome.outcome).toBe('success');
   });
 
   it('takes plain text as the answer when the parser finds no call', async () => {

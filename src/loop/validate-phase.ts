@@ -11,7 +11,7 @@ import { executeToolBatch } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { anySignal } from './internal/any-signal.js';
-import { deadlines, emit, type SkillRun, touch } from './internal/skill-run.js';
+import { deadlines, emit, type SkillRun, type StepCall, touch } from './internal/skill-run.js';
 
 export interface ValidateResult {
   /** One per call, in call order. */
@@ -25,10 +25,7 @@ export interface ValidateResult {
 }
 
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
-export async function validatePhase(
-  run: SkillRun,
-  calls: readonly ToolCallRequest[],
-): Promise<ValidateResult> {
+export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
   const answered = new Map<string, ToolCallResult>();
   const repeated = new Set<string>();
   const notOffered = new Set<string>();
@@ -37,6 +34,13 @@ export async function validatePhase(
   for (const call of calls) {
     emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
     if (!run.tools.has(call.toolName)) notOffered.add(call.callId);
+    if (call.problem !== undefined) {
+      answered.set(
+        call.callId,
+        loopError(call, 'validation_error', `The call could not be read: ${call.problem}`),
+      );
+      continue;
+    }
     if (withdrawn.has(call.toolName)) {
       notOffered.add(call.callId);
       const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
@@ -74,7 +78,12 @@ export async function validatePhase(
       );
       continue;
     }
-    toRun.push(call);
+    toRun.push({
+      callId: call.callId,
+      toolName: call.toolName,
+      input: call.input,
+      ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
+    });
   }
   let stopped: StopReason | undefined;
   if (toRun.length > 0) {

@@ -9,18 +9,24 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Prompt,
 } from '@ai-sdk/provider';
+import type { ToolCallRequest } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
-import type { Clock } from '../../util/index.js';
+import type { Clock, IdGenerator } from '../../util/index.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
 import type { SkillLoopLimits } from '../skill-loop-limits.js';
 import type { SkillLoopState } from '../skill-loop-state.js';
 
-/** A call the model made in its text (a `<skill>` block) rather than as a native tool call. */
-export interface TextToolCall {
-  toolName: string;
-  /** The argument text (JSON). */
-  input: string;
-}
+/**
+ * A call the model made in its text (a `<skill>` block) rather than as a native tool call: read, with
+ * its argument text (JSON), or unreadable, with the problem — answered to the model as a validation
+ * error without running. The shape of the tool pipeline's `parseSkillCalls` entries.
+ */
+export type TextToolCall =
+  | { toolName: string; input: string; callId?: string; parallelGroup?: string }
+  | { toolName: string; problem: string; callId?: string };
+
+/** One call of a step; `problem` marks a call written in text that could not be read. */
+export type StepCall = ToolCallRequest & { problem?: string };
 
 export interface SkillRun {
   model: LanguageModelV3;
@@ -38,6 +44,7 @@ export interface SkillRun {
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
   parseTextToolCalls: ((text: string) => readonly TextToolCall[]) | undefined;
+  ids: IdGenerator;
   onEvent: ((event: SkillLoopLiveEvent) => void) | undefined;
   state: SkillLoopState;
   messages: LanguageModelV3Message[];
