@@ -3,14 +3,18 @@
  * (DESIGN.md §6). Everything that only grows (messages, step outputs, observations) is appended as
  * history rows instead.
  */
-import type { FlowInstance } from './flow-spec.js';
+import type { FlowInstance, FlowStatus } from './flow-spec.js';
 
 export const currentSnapshotVersion = 1;
 
 export interface DialogueFlags {
+  /** The agent goes on to the next flow without waiting for the user. */
   keepGoing: boolean;
+  /** A result is degraded or a check failed; cleared only at the start of the next turn. */
   hasIssues: boolean;
+  /** A Plan flow is on the stack. */
   hasPlan: boolean;
+  /** The thread has not had a flow yet (nothing was routed so far). */
   naturalBirth: boolean;
 }
 
@@ -22,13 +26,39 @@ export interface ScratchpadEntry {
   time: number;
 }
 
-/** A question the agent asked and the next user message answers. */
+/** The four ambiguity levels of seed 000's ambiguity handler. */
+export type AmbiguityLevel = 'general' | 'partial' | 'specific' | 'confirmation';
+
+/**
+ * A question the agent asked and the next user message answers: a missing `slot`, a `confirmation`
+ * before a flow whose tools need approval runs, or a `clarification` the skill asked for.
+ */
 export interface PendingQuestion {
-  kind: 'slot';
+  kind: 'slot' | 'confirmation' | 'clarification';
   flowId: string;
-  slot: string;
+  /** The slot the answer fills (kind `slot`). */
+  slot?: string;
   question: string;
-  level: 'general' | 'partial' | 'specific' | 'confirmation';
+  level: AmbiguityLevel;
+  /** The values offered, when the slot has a fixed set. */
+  options?: string[];
+}
+
+/** One change to the dialogue state, as recorded in the per-turn history of diffs. */
+export type DialogueChange =
+  | { op: 'push'; flowId: string; name: string; planId?: string }
+  | { op: 'pop'; flowId: string; name: string; status: FlowStatus }
+  | { op: 'status'; flowId: string; name: string; from: FlowStatus; to: FlowStatus }
+  | { op: 'slots'; flowId: string; name: string; set: Record<string, unknown>; cleared: string[] }
+  | { op: 'flags'; set: Partial<DialogueFlags> }
+  | { op: 'schedule'; flowId: string; name: string; dependsOn: string[] }
+  | { op: 'background'; flowId: string; name: string; status: FlowStatus };
+
+/** The dialogue state changes of one turn. */
+export interface TurnDiff {
+  turn: number;
+  turnId: string;
+  changes: DialogueChange[];
 }
 
 export interface ThreadSnapshotV1 {
@@ -44,6 +74,12 @@ export interface ThreadSnapshotV1 {
   historySeq: number;
   /** The turn being run when the snapshot was saved; set while a turn is under way. */
   activeTurnId?: string;
+  /** User preferences learnt in this thread (merged over the agent's defaults). Absent means none. */
+  preferences?: Record<string, unknown>;
+  /** Internal flows running in the background (not on the user-facing stack). Absent means none. */
+  background?: FlowInstance[];
+  /** The dialogue state diffs of the last turns (bounded, oldest first). Absent means none. */
+  diffs?: TurnDiff[];
   /** Open-ended state owned by later layers (plans, suspensions, A2A tasks), keyed by layer. */
   extensions: Record<string, unknown>;
 }
