@@ -1,60 +1,233 @@
 /**
- * PEX `execute()` for the active flow (seed 000): check → slot review → skill → result processing.
- * It returns what happened as data; the agent applies it to the stack and composes the reply.
+ * PEX `execute()` for the active flow (seed 000): pre-hook check → slot review → confirmation when a
+ * tool needs approval → skill (flow tools + component tools) → hard-coded fallback → result processing
+ * → completion → post-hook verify. It returns the next dialogue state and what happened as data; the
+ * agent applies recovery actions, pops finished flows and composes the reply.
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import {
+  type DialogueState,
+  type FallbackTarget,
+  type FlowDefinition,
+  type InternalFlowRequest,
+  transitionDialogue,
+} from '../flow/index.js';
 import { runSkillLoop, type SkillLoopEvent } from '../loop/index.js';
-import { renderSkillPrompt } from '../skill/index.js';
-import type { FlowInstance, FlowSpec, PendingQuestion, SkillOutcome } from '../spec/index.js';
+import { type HistoryMessage, writeScratchpad } from '../memory/index.js';
+import type { CreatedFrame } from '../respond/index.js';
+import type { FlowInstance, PendingQuestion, ScratchpadEntry, SkillOutcome } from '../spec/index.js';
 import { createToolSet, type ToolBatchContext, type ToolSet } from '../tool/index.js';
-import { checkFlow } from './check-flow.js';
+import { stableHash } from '../util/index.js';
+import { declareAmbiguity } from './ambiguity-handler.js';
+import { type CheckProblem, checkFlow, checkSlots } from './check-flow.js';
+import { createComponentTools } from './component-tools.js';
+import { processResult } from './process-result.js';
 import { reviewSlots } from './review-slots.js';
+import { composeSkillPrompt } from './skill-prompt.js';
+import { summarizeCompletion } from './summarize-completion.js';
+import { type VerifyProblem, verifyFlow } from './verify-flow.js';
 
-export type FlowExecution =
-  | { kind: 'blocked'; problems: string[] }
-  | { kind: 'ask'; question: PendingQuestion }
-  | { kind: 'ran'; outcome: SkillOutcome; loop: { events: SkillLoopEvent[]; iterations: number } };
+interface ExecutionBase {
+  state: DialogueState;
+  scratchpad: ScratchpadEntry[];
+  events: SkillLoopEvent[];
+  /** Slots the model filled from context during slot review. */
+  filled: string[];
+  /** Tools whose approval the trifecta gate forced. */
+  gated: string[];
+}
+
+export type FlowExecution = ExecutionBase &
+  (
+    | { kind: 'blocked'; problems: CheckProblem[] }
+    | { kind: 'ask'; question: PendingQuestion }
+    | { kind: 'completed'; outcome: Extract<SkillOutcome, { outcome: 'success' }>; frame?: CreatedFrame; text?: string; verify: VerifyProblem[]; schedule: InternalFlowRequest[] }
+    | { kind: 'failed'; outcome: Extract<SkillOutcome, { outcome: 'failure' }>; frame?: CreatedFrame; text?: string }
+    | { kind: 'uncertain'; outcome: Extract<SkillOutcome, { outcome: 'uncertain' }> }
+    | { kind: 'suspended'; outcome: Extract<SkillOutcome, { outcome: 'suspended' }> }
+    | { kind: 'fallback'; target: FallbackTarget; outcome: SkillOutcome }
+  );
 
 export interface ExecuteFlowOptions {
-  flow: FlowInstance | undefined;
-  spec: FlowSpec | undefined;
+  state: DialogueState;
+  definition: FlowDefinition | undefined;
   tools: ToolSet;
   model: LanguageModelV3;
   persona: string;
+  domain?: string;
   /** Recent conversation, ending with the user's latest message. */
   context: LanguageModelV3Prompt;
+  history: readonly HistoryMessage[];
+  scratchpad: readonly ScratchpadEntry[];
+  preferences: Readonly<Record<string, unknown>>;
+  /** Flows finished earlier in the thread, most recent last (read by the flow_stack tool). */
+  previous: readonly FlowInstance[];
   batch: Omit<ToolBatchContext, 'tools'>;
   maxIterations: number;
+  maxScratchpadEntries: number;
+  nextTableId: () => string;
+  /** Call-specific guidance for the skill (a retry hint). */
+  guidance?: string;
   stream?: boolean;
   signal?: AbortSignal;
 }
 
 export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExecution> {
-  const problems = checkFlow(options);
-  if (problems.length > 0 || !options.flow || !options.spec) {
-    return { kind: 'blocked', problems: problems.map((p) => p.message) };
+  let state = options.state;
+  const flow0 = state.stack.at(-1);
+  const check = checkFlow({ flow: flow0, stack: state.stack, definition: options.definition, tools: options.tools });
+  const base: ExecutionBase = { state, scratchpad: [...options.scratchpad], events: [], filled: [], gated: check.gated };
+  const blocked = (problems: CheckProblem[]): FlowExecution => ({
+    ...base,
+    state: transitionDialogue(state, { type: 'set-flags', flags: { hasIssues: true } }),
+    kind: 'blocked',
+    problems,
+  });
+  if (check.problems.length > 0 || !flow0 || !options.definition) return blocked(check.problems);
+  const definition = options.definition;
+  const review = await reviewSlots({
+    definition,
+    flow: flow0,
+    hasContext: options.history.length > 1 || options.scratchpad.length > 0 || Object.keys(options.preferences).length > 0,
+    fill: {
+      model: options.model,
+      context: options.context,
+      memory: { scratchpad: options.scratchpad, preferences: options.preferences },
+      persona: options.persona,
+      ...(options.stream ? { stream: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+  });
+  if (review.filled.length > 0) {
+    const slots = Object.fromEntries(review.filled.map((name) => [name, review.flow.slots[name]]));
+    state = transitionDialogue(state, { type: 'fill-slots', flowId: flow0.id, slots });
   }
-  const { flow, spec } = options;
-  const question = reviewSlots(spec, flow);
-  if (question) return { kind: 'ask', question };
-  const flowTools = createToolSet(
-    spec.tools.map((name) => options.tools.get(name)).filter((t) => t !== undefined),
-  );
-  const system = renderSkillPrompt({ persona: options.persona, spec, flow });
+  base.state = state;
+  base.filled = review.filled;
+  if (review.question) return { ...base, kind: 'ask', question: review.question };
+  const flow = state.stack.at(-1) as FlowInstance;
+  const slotProblems = checkSlots(definition, flow);
+  if (slotProblems.length > 0) return blocked(slotProblems);
+  const needsApproval = [...check.tools.values()].some((t) => t.requiresApproval);
+  if (needsApproval && flow.confirmed !== stableHash(flow.slots))
+    return { ...base, kind: 'ask', question: declareAmbiguity({ level: 'confirmation', flow, spec: definition }) };
+
+  const workspace = {
+    history: options.history,
+    scratchpad: [...options.scratchpad],
+    preferences: options.preferences,
+    stack: state.stack,
+    previous: options.previous,
+    flowId: flow.id,
+    flowName: flow.name,
+    clock: options.batch.clock,
+    maxScratchpadEntries: options.maxScratchpadEntries,
+    written: [] as string[],
+  };
+  const tools = createToolSet([...check.tools.values(), ...createComponentTools(workspace)]);
+  const system = composeSkillPrompt({
+    persona: options.persona,
+    ...(options.domain ? { domain: options.domain } : {}),
+    spec: definition,
+    flow,
+    preferences: options.preferences,
+    ...(options.guidance ? { guidance: options.guidance } : {}),
+  });
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system }, ...options.context],
-    tools: flowTools,
+    tools,
     batch: options.batch,
-    flow: spec.name,
+    flow: definition.name,
     parentId: flow.id,
-    complexity: spec.complexity ?? 'simple',
+    complexity: definition.complexity ?? 'simple',
     maxIterations: options.maxIterations,
-    ...(spec.complexity === 'complex' && spec.successCriteria
-      ? { reflection: { successCriteria: spec.successCriteria } }
+    ...(definition.complexity === 'complex' && definition.successCriteria
+      ? { reflection: { successCriteria: definition.successCriteria } }
       : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return { kind: 'ran', outcome: loop.outcome, loop: { events: loop.events, iterations: loop.iterations } };
+  const after: ExecutionBase = { ...base, scratchpad: workspace.scratchpad, events: loop.events };
+  const { outcome } = loop;
+  if (outcome.outcome === 'suspended') return { ...after, kind: 'suspended', outcome };
+  const target = definition.hooks.fallback?.({ flow, outcome });
+  if (target) return { ...after, kind: 'fallback', target, outcome };
+  if (outcome.outcome === 'uncertain') return { ...after, kind: 'uncertain', outcome };
+  const processed = processResult({ spec: definition, outcome, nextTableId: options.nextTableId });
+  if (outcome.outcome === 'failure') {
+    const failed = transitionDialogue(transitionDialogue(state, { type: 'invalidate', flowId: flow.id }), {
+      type: 'set-flags',
+      flags: { hasIssues: true },
+    });
+    return {
+      ...after,
+      state: failed,
+      kind: 'failed',
+      outcome,
+      ...(processed.frame ? { frame: processed.frame } : {}),
+      ...(processed.text !== undefined ? { text: processed.text } : {}),
+    };
+  }
+  return complete({ options, state, flow, definition, outcome, processed, after, written: workspace.written.length > 0 });
+}
+
+function complete(input: {
+  options: ExecuteFlowOptions;
+  state: DialogueState;
+  flow: FlowInstance;
+  definition: FlowDefinition;
+  outcome: Extract<SkillOutcome, { outcome: 'success' }>;
+  processed: ReturnType<typeof processResult>;
+  after: ExecutionBase;
+  written: boolean;
+}): FlowExecution {
+  const { options, flow, definition, outcome, processed, after } = input;
+  const before = input.state;
+  let state = before;
+  const effects = definition.hooks.afterComplete?.({ flow, data: outcome.data });
+  if (effects?.slots) state = replaceSlots(state, flow.id, effects.slots);
+  if (effects?.flags) state = transitionDialogue(state, { type: 'set-flags', flags: effects.flags });
+  state = transitionDialogue(state, { type: 'complete', result: processed.frame?.frame ?? processed.scratchpadText ?? processed.text });
+  let scratchpad = after.scratchpad;
+  const now = options.batch.clock.now();
+  const write = (key: string, text: string) => {
+    scratchpad = writeScratchpad(scratchpad, { key, text, source: flow.name, time: now }, { maxEntries: options.maxScratchpadEntries });
+  };
+  if (processed.scratchpadText !== undefined) write(`${flow.id}:result`, processed.scratchpadText);
+  summarizeCompletion({ spec: definition, flow, data: outcome.data, skillEntries: outcome.scratchpadEntries }).forEach(
+    (text, index) => write(`${flow.id}:summary:${index + 1}`, text),
+  );
+  const verify = verifyFlow({
+    before,
+    after: state,
+    flowId: flow.id,
+    spec: definition,
+    ...(processed.frame ? { frame: processed.frame.frame } : {}),
+    scratchpadWritten: input.written || processed.scratchpadText !== undefined,
+  });
+  return {
+    ...after,
+    state,
+    scratchpad,
+    kind: 'completed',
+    outcome,
+    verify,
+    schedule: effects?.schedule ?? [],
+    ...(processed.frame ? { frame: processed.frame } : {}),
+    ...(processed.text !== undefined ? { text: processed.text } : {}),
+  };
+}
+
+/** Applies a hook's slot values as given, so that a hook clearing a slot is visible to `verify()`. */
+function replaceSlots(state: DialogueState, flowId: string, slots: Record<string, unknown>): DialogueState {
+  return {
+    ...state,
+    stack: state.stack.map((f) => {
+      if (f.id !== flowId) return f;
+      const next = { ...f.slots, ...slots };
+      for (const [k, v] of Object.entries(slots)) if (v === undefined || v === null) delete next[k];
+      return { ...f, slots: next };
+    }),
+  };
 }

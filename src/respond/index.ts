@@ -1,7 +1,9 @@
+export { type ComposedReply, composeReply, type ReplyPart } from './compose-reply.js';
 export {
-  composeReply,
+  type CreatedFrame,
+  createDisplayFrame,
   type DisplayFrame,
+  defaultFramePageRows,
   describeResult,
-  frameFor,
-  type ReplyPart,
-} from './compose-reply.js';
+} from './display-frame.js';
+export { readTablePage, type StoredTable, type TablePage } from './read-table-page.js';

@@ -1,0 +1,124 @@
+/**
+ * The ambiguity handler (seed 000/001): declare an ambiguity at one of four levels, ask it as a
+ * question, and resolve the user's answer on the next turn.
+ *
+ * - `general`: the agent does not know what the user wants (a clarification; the answer is read as
+ *   context when the flow runs again).
+ * - `partial`: one of a group of elective slots is needed ("the A or the B").
+ * - `specific`: one slot is missing or its value was rejected.
+ * - `confirmation`: the flow's tools need approval; the user says yes or no.
+ */
+import { checkSlotValue } from '../flow/index.js';
+import type { FlowInstance, FlowSpec, PendingQuestion, SlotSpec } from '../spec/index.js';
+
+export type AmbiguityDeclaration =
+  | { level: 'general'; flow: FlowInstance; reason: string }
+  | { level: 'partial'; flow: FlowInstance; group: readonly SlotSpec[] }
+  | { level: 'specific'; flow: FlowInstance; slot: SlotSpec; problem?: string }
+  | { level: 'confirmation'; flow: FlowInstance; spec: FlowSpec };
+
+/** Turns a declared ambiguity into the question the user is asked. */
+export function declareAmbiguity(declaration: AmbiguityDeclaration): PendingQuestion {
+  const { flow } = declaration;
+  switch (declaration.level) {
+    case 'general':
+      return { kind: 'clarification', flowId: flow.id, question: declaration.reason, level: 'general' };
+    case 'partial': {
+      const names = declaration.group.map((s) => `the ${s.description.toLowerCase()}`).join(' or ');
+      const first = declaration.group[0] as SlotSpec;
+      return { kind: 'slot', flowId: flow.id, slot: first.name, question: `Please tell me ${names}.`, level: 'partial' };
+    }
+    case 'specific': {
+      const { slot } = declaration;
+      const options = slot.options ?? slot.entities;
+      const base = slot.question ?? `Which ${slot.description.toLowerCase()} should I use?`;
+      const prefix = declaration.problem ? `That ${slot.description.toLowerCase()} ${declaration.problem}. ` : '';
+      const question: PendingQuestion = {
+        kind: 'slot',
+        flowId: flow.id,
+        slot: slot.name,
+        question: `${prefix}${base}${options && !base.includes(options[0] as string) ? ` (${options.join(', ')})` : ''}`,
+        level: 'specific',
+      };
+      if (options) question.options = [...options];
+      return question;
+    }
+    case 'confirmation': {
+      const values = declaration.spec.slots
+        .filter((s) => flow.slots[s.name] !== undefined)
+        .map((s) => `${s.name} = ${format(flow.slots[s.name])}`);
+      const detail = values.length > 0 ? ` with ${values.join(', ')}` : '';
+      return {
+        kind: 'confirmation',
+        flowId: flow.id,
+        question: `This will ${lowerFirst(declaration.spec.description.replace(/\.$/, ''))}${detail}. Shall I go ahead? (yes/no)`,
+        level: 'confirmation',
+      };
+    }
+  }
+}
+
+export type AmbiguityResolution =
+  | { kind: 'fill'; slots: Record<string, unknown> }
+  | { kind: 'confirmed' }
+  | { kind: 'declined' }
+  | { kind: 'clarified'; text: string }
+  | { kind: 'invalid'; question: PendingQuestion }
+  | { kind: 'unanswered' };
+
+/**
+ * Reads the user's answer to a pending question. A slot answer is checked against the slot's type
+ * (for a `partial` question, against each slot of the group); a confirmation needs a clear yes or no.
+ */
+export function resolveAmbiguity(options: {
+  pending: PendingQuestion;
+  text: string;
+  spec: FlowSpec | undefined;
+  flow: FlowInstance | undefined;
+}): AmbiguityResolution {
+  const { pending, text, spec, flow } = options;
+  if (pending.kind === 'clarification') return { kind: 'clarified', text };
+  if (pending.kind === 'confirmation') {
+    const answer = parseYesNo(text);
+    return answer === 'yes' ? { kind: 'confirmed' } : answer === 'no' ? { kind: 'declined' } : { kind: 'unanswered' };
+  }
+  const slot = spec?.slots.find((s) => s.name === pending.slot);
+  if (!spec || !slot || !flow) return { kind: 'unanswered' };
+  const candidates =
+    pending.level === 'partial' && slot.group !== undefined
+      ? spec.slots.filter((s) => s.priority === 'elective' && s.group === slot.group)
+      : [slot];
+  const ordered = [...candidates].sort((a, b) => constrained(b) - constrained(a));
+  for (const candidate of ordered) {
+    const check = checkSlotValue(candidate, text);
+    if (check.ok) return { kind: 'fill', slots: { [candidate.name]: check.value } };
+  }
+  const check = checkSlotValue(slot, text);
+  return {
+    kind: 'invalid',
+    question: declareAmbiguity({ level: 'specific', flow, slot, problem: check.ok ? 'is not valid' : check.problem }),
+  };
+}
+
+const yes = /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b[.! ]*$/i;
+const no = /^(?:n|no|nope|nah|don'?t|do not|stop|cancel|abort|reject(?:ed)?|deny|denied)\b[.! ]*$/i;
+
+/** A clear yes or no, or `undefined` when the text is neither. */
+export function parseYesNo(text: string): 'yes' | 'no' | undefined {
+  const trimmed = text.trim();
+  if (yes.test(trimmed)) return 'yes';
+  if (no.test(trimmed)) return 'no';
+  return undefined;
+}
+
+function constrained(slot: SlotSpec): number {
+  return ['number', 'date', 'category', 'range', 'entity'].includes(slot.type) ? 1 : 0;
+}
+
+function format(value: unknown): string {
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,47 @@
+/**
+ * PEX step 3, result processing by intent (seed 000): domain intents (read, prepare, transform,
+ * schedule …) get a display frame; Converse writes its answer to the scratchpad (the reply is read
+ * from it); Internal writes its findings to the scratchpad and never shows a frame or text; Plan writes
+ * its summary to the scratchpad. A failure keeps its partial data in a frame with a warning.
+ */
+import { coreIntents } from '../flow/index.js';
+import { type CreatedFrame, createDisplayFrame, describeResult } from '../respond/index.js';
+import type { FlowSpec, SkillOutcome } from '../spec/index.js';
+
+export interface ProcessedResult {
+  frame?: CreatedFrame;
+  /** The reply text; absent for Internal flows. */
+  text?: string;
+  /** The result written to the scratchpad (Converse, Internal, Plan). */
+  scratchpadText?: string;
+}
+
+export function isDomainIntent(intent: string): boolean {
+  return !coreIntents.includes(intent);
+}
+
+export function processResult(options: {
+  spec: FlowSpec;
+  outcome: Extract<SkillOutcome, { outcome: 'success' | 'failure' }>;
+  nextTableId: () => string;
+}): ProcessedResult {
+  const { spec, outcome } = options;
+  if (outcome.outcome === 'failure') {
+    const text = `I could not finish "${spec.description.replace(/\.$/, '')}": ${outcome.message}`;
+    const partial = outcome.partialData;
+    if (!isDomainIntent(spec.intent) || partial === null || partial === undefined || typeof partial !== 'object')
+      return spec.intent === 'internal' ? {} : { text };
+    const frame = createDisplayFrame({
+      spec,
+      data: partial,
+      nextTableId: options.nextTableId,
+      warning: `These results are partial: ${outcome.message}`,
+    });
+    return frame ? { frame, text } : { text };
+  }
+  const text = describeResult(outcome.data);
+  if (spec.intent === 'internal') return { scratchpadText: `${spec.name}: ${text}` };
+  if (spec.intent === 'converse' || spec.intent === 'plan') return { text, scratchpadText: text };
+  const frame = createDisplayFrame({ spec, data: outcome.data, nextTableId: options.nextTableId });
+  return frame ? { frame, text } : { text };
+}
