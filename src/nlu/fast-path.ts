@@ -1,20 +1,45 @@
 /**
- * The decision layer's fast paths (seed 003): patterns that route a message to a flow, with slot
- * labels, without calling the model.
+ * The decision layer's domain rules (seed 003): patterns that route a message to a flow, with slot
+ * labels and a strategy, without calling the model.
  */
+
+/**
+ * The five strategies of seed 003 (mapped onto intents in DESIGN.md §1), plus `flow` for a domain
+ * flow that is none of them (a single read, prepare or transform).
+ */
+export type Strategy = 'direct-response' | 'goal' | 'scheduled-task' | 'sub-agent' | 'script' | 'flow';
 
 export interface FastPathRule {
   /** Tested against the whole trimmed message. */
   pattern: RegExp;
   flow: string;
-  /** Slot labels from named capture groups are added automatically. */
+  /** Slot labels; those from named capture groups are added automatically. */
   slots?: Record<string, unknown>;
+  /** Defaults to the strategy of the flow's intent. */
+  strategy?: Strategy;
 }
 
 export interface Route {
   flow: string;
   slots: Record<string, unknown>;
   source: 'fast-path' | 'model';
+  strategy?: Strategy;
+}
+
+/** The strategy an intent maps onto (DESIGN.md §1). */
+export function strategyOf(intent: string | undefined): Strategy {
+  switch (intent) {
+    case 'converse':
+      return 'direct-response';
+    case 'plan':
+      return 'goal';
+    case 'schedule':
+      return 'scheduled-task';
+    case 'internal':
+      return 'sub-agent';
+    default:
+      return 'flow';
+  }
 }
 
 export function matchFastPath(rules: readonly FastPathRule[], text: string): Route | undefined {
@@ -24,7 +49,9 @@ export function matchFastPath(rules: readonly FastPathRule[], text: string): Rou
     const captured: Record<string, unknown> = {};
     for (const [name, value] of Object.entries(match.groups ?? {}))
       if (value !== undefined) captured[name] = value.trim();
-    return { flow: rule.flow, slots: { ...rule.slots, ...captured }, source: 'fast-path' };
+    const route: Route = { flow: rule.flow, slots: { ...rule.slots, ...captured }, source: 'fast-path' };
+    if (rule.strategy) route.strategy = rule.strategy;
+    return route;
   }
   return undefined;
 }

@@ -1,4 +1,8 @@
-export { type FastPathRule, matchFastPath, type Route } from './fast-path.js';
-export { noFlow, type PredictFlowOptions, predictFlow } from './predict-flow.js';
+export { type BuiltInDecision, type BuiltInFastPath, matchBuiltInFastPath } from './built-in-fast-paths.js';
+export { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
+export { type Contemplation, contemplate } from './contemplate.js';
+export { type Decision, decideRoute } from './decide-route.js';
+export { type FastPathRule, matchFastPath, type Route, type Strategy, strategyOf } from './fast-path.js';
+export { answerFlow, noFlow, type PredictFlowOptions, predictFlow } from './predict-flow.js';
 export { defaultMaxInputChars, prepareInput } from './prepare-input.js';
 export { type RouteInputOptions, routeInput } from './route-input.js';

@@ -1,65 +1,71 @@
 /**
- * Flow prediction with the model's structured output over the flow catalog. An answer that does not
- * parse or names no known flow routes to `none` rather than failing the turn.
+ * Flow prediction with the model's structured output over the flow catalog (phase `predict`). While a
+ * question is pending, the choice `answer` means the message answers it. An answer that does not parse
+ * or names no known flow routes to `none` rather than failing the turn.
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { callModel } from '../loop/index.js';
+import { composePrompt } from '../memory/index.js';
 import type { FlowSpec } from '../spec/index.js';
-import type { Route } from './fast-path.js';
+import { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
+import { type Route, strategyOf } from './fast-path.js';
 
 export const noFlow = 'none';
+/** The prediction that the message answers the pending question. */
+export const answerFlow = 'answer';
 
 export interface PredictFlowOptions {
   model: LanguageModelV3;
   flows: readonly FlowSpec[];
   /** Recent conversation, ending with the user's message. */
   context: LanguageModelV3Prompt;
+  persona?: string;
+  domain?: string;
+  /** The question the agent asked last, when one is pending. */
+  pendingQuestion?: string;
   stream?: boolean;
   signal?: AbortSignal;
 }
 
 export async function predictFlow(options: PredictFlowOptions): Promise<Route> {
-  const names = options.flows.map((f) => f.name);
-  const catalog = options.flows
-    .map((f) => {
-      const slots = f.slots
-        .map((s) => `${s.name} (${s.type}${s.options ? `: ${s.options.join('|')}` : ''})`)
-        .join(', ');
-      return `- ${f.name}: ${f.description}${slots ? ` Slots: ${slots}.` : ''}`;
-    })
-    .join('\n');
-  const system =
+  const flows = routableFlows(options.flows);
+  const names = flows.map((f) => f.name);
+  const choices = [...names, noFlow, ...(options.pendingQuestion ? [answerFlow] : [])];
+  const task =
     "Route the user's latest message to one flow of this catalog, and extract slot values the message states.\n" +
-    `${catalog}\n- ${noFlow}: nothing in the catalog fits.\n` +
+    `${describeCatalog(flows)}\n- ${noFlow}: nothing in the catalog fits.\n` +
+    (options.pendingQuestion
+      ? `- ${answerFlow}: the message answers your pending question "${options.pendingQuestion}".\n`
+      : '') +
     'Answer with JSON only: {"flow": "<name>", "slots": {"<slot>": <value>}}.';
   const response = await callModel({
     model: options.model,
-    prompt: [{ role: 'system', content: system }, ...options.context],
+    prompt: [
+      {
+        role: 'system',
+        content: composePrompt({
+          persona: options.persona ?? 'You route messages for an assistant.',
+          ...(options.domain ? { domain: options.domain } : {}),
+          task,
+        }),
+      },
+      ...options.context,
+    ],
     phase: 'predict',
     responseFormat: {
       type: 'json',
       name: 'route',
       schema: {
         type: 'object',
-        properties: { flow: { type: 'string', enum: [...names, noFlow] }, slots: { type: 'object' } },
+        properties: { flow: { type: 'string', enum: choices }, slots: { type: 'object' } },
         required: ['flow'],
       },
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  return parseRoute(response.text, names);
-}
-
-function parseRoute(text: string, names: readonly string[]): Route {
-  const json = text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1);
-  try {
-    const value = JSON.parse(json) as { flow?: unknown; slots?: unknown };
-    const flow = typeof value.flow === 'string' && names.includes(value.flow) ? value.flow : noFlow;
-    const slots =
-      value.slots && typeof value.slots === 'object' && !Array.isArray(value.slots) ? value.slots : {};
-    return { flow, slots: slots as Record<string, unknown>, source: 'model' };
-  } catch {
-    return { flow: noFlow, slots: {}, source: 'model' };
-  }
+  const choice = parseFlowChoice(response.text, choices);
+  if (!choice) return { flow: noFlow, slots: {}, source: 'model' };
+  const intent = flows.find((f) => f.name === choice.flow)?.intent;
+  return { ...choice, source: 'model', ...(intent ? { strategy: strategyOf(intent) } : {}) };
 }

@@ -1,0 +1,38 @@
+/**
+ * Built-in fast paths (seed 003 decision layer): the common messages every agent answers without a
+ * model call — a greeting, thanks, a request for help, stop or cancel, yes or no to a pending
+ * confirmation, and "repeat that".
+ */
+import { parseYesNo } from '../policy/index.js';
+
+export type BuiltInFastPath = 'greeting' | 'thanks' | 'help' | 'cancel' | 'confirm' | 'repeat';
+
+export type BuiltInDecision =
+  | { builtIn: 'greeting' | 'thanks' | 'help' | 'repeat' }
+  | { builtIn: 'cancel' }
+  | { builtIn: 'confirm'; answer: 'yes' | 'no' };
+
+const patterns: Array<[Exclude<BuiltInFastPath, 'confirm'>, RegExp]> = [
+  ['cancel', /^(?:stop|cancel|cancel (?:that|it|this)|never ?mind|forget (?:it|that)|abort|quit)[.! ]*$/i],
+  [
+    'repeat',
+    /^(?:repeat(?: that| it| please)?|say (?:that|it) again|come again|pardon|what did you (?:just )?say)[.!? ]*$/i,
+  ],
+  [
+    'greeting',
+    /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))(?: there)?[.!,]*(?: how are you\??)?$/i,
+  ],
+  ['thanks', /^(?:thanks|thank you|thx|ty|cheers|many thanks|much appreciated)(?: (?:a lot|so much|very much))?[.!]*$/i],
+  ['help', /^(?:help|help me|\?|what can you do|what do you do|how can you help(?: me)?)[.!?]*$/i],
+];
+
+/** The built-in fast path a message takes, if any. `confirming` says a confirmation is pending. */
+export function matchBuiltInFastPath(text: string, options: { confirming: boolean }): BuiltInDecision | undefined {
+  const trimmed = text.trim();
+  if (options.confirming) {
+    const answer = parseYesNo(trimmed);
+    if (answer) return { builtIn: 'confirm', answer };
+  }
+  for (const [builtIn, pattern] of patterns) if (pattern.test(trimmed)) return { builtIn };
+  return undefined;
+}
