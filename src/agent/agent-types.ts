@@ -7,6 +7,7 @@ import type { DisplayFrame } from '../respond/index.js';
 import type {
   FlowInstance,
   FlowSpec,
+  Intent,
   Observation,
   PendingQuestion,
   StateStore,
@@ -25,6 +26,12 @@ export interface AgentOptions {
   rules?: readonly FastPathRule[];
   /** The base persona every prompt starts with. */
   persona?: string;
+  /** What the domain is about; a block of every prompt (DESIGN.md §2 prompt composition). */
+  domain?: string;
+  /** The domain's own intents besides plan, converse and internal (default read, prepare, transform, schedule). */
+  intents?: readonly Intent[];
+  /** Default user preferences; what a thread learns overrides them. */
+  preferences?: Readonly<Record<string, unknown>>;
   /** Use the model's streaming interface (`doStream`) instead of `doGenerate`. */
   stream?: boolean;
   clock?: Clock;
@@ -48,6 +55,10 @@ export interface AgentLimits {
   /** Conversation messages given to the router and skills. */
   recentMessages: number;
   leaseTtlMs: number;
+  /** Scratchpad snippets kept per thread (least recently used evicted). */
+  maxScratchpadEntries: number;
+  /** Internal flows started in the background in one turn. */
+  maxBackgroundFlows: number;
 }
 
 export type TurnStatus = 'completed' | 'needs-input' | 'suspended' | 'failed';

@@ -3,12 +3,12 @@
  * docs/architecture/turn-loop.md.
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
+import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
+import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { prepareInput } from '../nlu/index.js';
 import { createObservationBus } from '../observe/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
-import type { FlowSpec } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import { createToolSet } from '../tool/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
@@ -35,7 +35,15 @@ export function createAgent(options: AgentOptions): Agent {
   const ids = options.ids ?? randomIdGenerator;
   const limits = { ...defaultAgentLimits, ...options.limits };
   const redact = options.redact ?? { text: redactSecrets, value: redactValue };
-  const flows = new Map<string, FlowSpec>(options.flows.map((f) => [f.name, f]));
+  // Flows are checked together at start-up; whether their tools exist is the pre-hook's check 5.
+  const problems = validateDomain({
+    name: 'agent',
+    flows: options.flows,
+    ...(options.intents ? { intents: options.intents } : {}),
+  });
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
+  const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
   const tools = createToolSet(options.tools ?? []);
   const bus = createObservationBus();
   const owner = ids('agent');
@@ -70,6 +78,7 @@ export function createAgent(options: AgentOptions): Agent {
     };
     const recent = await readRecentMessages(store, turn.snapshot, limits.recentMessages - 1);
     const context = toPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]);
+    const history = recent.map((m) => ({ role: m.role, text: m.text }));
     record(turn, 'message', { role: 'user', text });
     const stream = options.stream === true;
     const common = {
@@ -96,8 +105,23 @@ export function createAgent(options: AgentOptions): Agent {
         rules: options.rules ?? [],
         ids,
         maxStackDepth: limits.maxStackDepth,
+        history,
+        persona,
+        ...(options.domain ? { domain: options.domain } : {}),
       });
-      await runFlows({ ...common, turn, flows, tools, persona, batch, limits });
+      await runFlows({
+        ...common,
+        turn,
+        flows,
+        tools,
+        persona,
+        batch,
+        limits,
+        ids,
+        history: [...history, { role: 'user', text }],
+        ...(options.preferences ? { preferences: options.preferences } : {}),
+        ...(options.domain ? { domain: options.domain } : {}),
+      });
     } catch (error) {
       // A model that fails while routing ends the turn with an error reply; the user's message is kept.
       if (!ModelError.isInstance(error)) throw error;

@@ -11,4 +11,6 @@ export const defaultAgentLimits: AgentLimits = {
   maxToolResultChars: 1_500,
   recentMessages: 6,
   leaseTtlMs: 5 * 60_000,
+  maxScratchpadEntries: 64,
+  maxBackgroundFlows: 8,
 };

@@ -1,90 +1,314 @@
 /**
- * The routing phase of a turn: an answer to a pending question fills its slot; otherwise the message is
- * routed (fast path or model) and the predicted flow is pushed on the stack.
+ * The routing phase of a turn (DESIGN.md §1): the decision layer first (built-in fast paths and the
+ * domain's rules, no model call), then the answer to a pending question, then the model's prediction.
+ * A predicted flow is pushed on the stack (de-duplicated); a flow that was waiting for an answer stays
+ * below it and asks again when it resumes — the user may change their mind mid-flow.
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { StackDepthError } from '../errors/index.js';
-import { activeFlow, checkSlotValue, fillSlotsByLabel, pushFlow } from '../flow/index.js';
-import { type FastPathRule, noFlow, routeInput } from '../nlu/index.js';
-import type { FlowInstance, FlowSpec } from '../spec/index.js';
+import { activeFlow, type FlowDefinition, transitionDialogue } from '../flow/index.js';
+import type { HistoryMessage } from '../memory/index.js';
+import {
+  answerFlow,
+  type Decision,
+  decideRoute,
+  type FastPathRule,
+  noFlow,
+  predictFlow,
+  routeInput,
+} from '../nlu/index.js';
+import { resolveAmbiguity } from '../policy/index.js';
+import type { PendingQuestion } from '../spec/index.js';
 import type { IdGenerator } from '../util/index.js';
+import { stableHash } from '../util/index.js';
+import { applyDialogue, dialogueOf } from './dialogue-of.js';
 import { observe, type TurnState } from './turn-state.js';
 
 export interface RouteTurnOptions {
   turn: TurnState;
   text: string;
-  flows: ReadonlyMap<string, FlowSpec>;
+  flows: ReadonlyMap<string, FlowDefinition>;
   rules: readonly FastPathRule[];
   model: LanguageModelV3;
   context: LanguageModelV3Prompt;
+  /** Earlier messages of the thread (without the current one), oldest first. */
+  history?: readonly HistoryMessage[];
   ids: IdGenerator;
   maxStackDepth: number;
+  persona?: string;
+  domain?: string;
   stream?: boolean;
   signal?: AbortSignal;
 }
 
+/** Answers of at most this many words to a pending question are taken as answers without asking the model. */
+const shortAnswerWords = 6;
+const constrainedTypes = new Set(['number', 'date', 'category', 'range']);
+
 export async function routeTurn(options: RouteTurnOptions): Promise<void> {
-  const { turn } = options;
+  const { turn, text } = options;
   const snapshot = turn.snapshot;
+  turn.dialogueStart ??= structuredClone(dialogueOf(snapshot));
   const pending = snapshot.pending;
-  if (pending) {
-    const flow = snapshot.stack.find((f) => f.id === pending.flowId);
-    const spec = flow ? options.flows.get(flow.name) : undefined;
-    const slot = spec?.slots.find((s) => s.name === pending.slot);
-    if (flow && slot) {
-      delete snapshot.pending;
-      const check = checkSlotValue(slot, options.text);
-      if (check.ok) {
-        snapshot.stack = snapshot.stack.map((f) =>
-          f.id === flow.id ? { ...f, slots: { ...f.slots, [slot.name]: check.value } } : f,
-        );
-        observe(turn, 'intent', { source: 'answer', flow: flow.name, slot: slot.name }, flow.id);
-      } else {
-        turn.replyParts.push({ text: `That ${slot.description.toLowerCase()} ${check.problem}.` });
-      }
-      return;
-    }
-    delete snapshot.pending;
-  }
-  const route = await routeInput({
-    text: options.text,
-    rules: options.rules,
+  const model = {
     model: options.model,
-    flows: [...options.flows.values()],
     context: options.context,
+    ...(options.persona ? { persona: options.persona } : {}),
+    ...(options.domain ? { domain: options.domain } : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const spec = options.flows.get(route.flow);
-  observe(turn, 'intent', { source: route.source, flow: route.flow, slots: route.slots });
-  if (route.flow === noFlow || !spec) {
-    if (!activeFlow(snapshot.stack)) {
-      const catalog = [...options.flows.values()].map((f) => `- ${f.description}`).join('\n');
-      turn.replyParts.push({ text: `I can help with:\n${catalog}` });
+  };
+  if (pending) {
+    const decision = decideRoute({ text, rules: options.rules, flows: options.flows, pending });
+    if (decision?.kind === 'built-in') return applyBuiltIn(options, decision, pending);
+    if (decision?.kind === 'route') return pushRoute(options, decision);
+    if (answerPending(options, pending, false)) return;
+    const route = await predictFlow({
+      ...model,
+      flows: [...options.flows.values()],
+      pendingQuestion: pending.question,
+    });
+    observe(turn, 'intent', {
+      source: 'model',
+      flow: route.flow,
+      slots: route.slots,
+      pending: pending.question,
+    });
+    if (route.flow === answerFlow) {
+      if (!answerPending(options, pending, true, route.slots)) reask(turn, pending);
+      return;
     }
+    if (route.flow !== noFlow && options.flows.has(route.flow))
+      return pushRoute(options, { kind: 'route', ...route }, false);
+    return reask(turn, pending);
+  }
+  const decision = await routeInput({ ...model, text, rules: options.rules, flows: options.flows });
+  if (decision.kind === 'built-in') return applyBuiltIn(options, decision, undefined);
+  return pushRoute(options, decision);
+}
+
+function answerPending(
+  options: RouteTurnOptions,
+  pending: PendingQuestion,
+  confirmedByModel: boolean,
+  labels: Record<string, unknown> = {},
+): boolean {
+  const { turn, text } = options;
+  const snapshot = turn.snapshot;
+  const flow = snapshot.stack.find((f) => f.id === pending.flowId);
+  const spec = flow ? options.flows.get(flow.name) : undefined;
+  if (!flow || !spec) {
+    delete snapshot.pending;
+    return false;
+  }
+  const resolution = resolveAmbiguity({ pending, text, spec, flow });
+  const short = text.trim().split(/\s+/).length <= shortAnswerWords;
+  const slot = spec.slots.find((s) => s.name === pending.slot);
+  const constrained =
+    slot !== undefined &&
+    (constrainedTypes.has(slot.type) || (slot.type === 'entity' && slot.entities !== undefined));
+  if (resolution.kind === 'fill' && (short || constrained || confirmedByModel)) {
+    delete snapshot.pending;
+    applyDialogue(
+      snapshot,
+      transitionDialogue(dialogueOf(snapshot), {
+        type: 'fill-slots',
+        flowId: flow.id,
+        slots: resolution.slots,
+      }),
+    );
+    observe(
+      turn,
+      'intent',
+      { source: 'answer', flow: flow.name, slots: resolution.slots, level: pending.level },
+      flow.id,
+    );
+    return true;
+  }
+  if (confirmedByModel && pending.slot && labels[pending.slot] !== undefined) {
+    const filled = spec.fillSlotsByLabel(flow, { [pending.slot]: labels[pending.slot] });
+    if (filled.rejected.length === 0) {
+      delete snapshot.pending;
+      applyDialogue(
+        snapshot,
+        transitionDialogue(dialogueOf(snapshot), {
+          type: 'fill-slots',
+          flowId: flow.id,
+          slots: filled.flow.slots,
+        }),
+      );
+      observe(
+        turn,
+        'intent',
+        { source: 'answer', flow: flow.name, slots: filled.flow.slots, level: pending.level },
+        flow.id,
+      );
+      return true;
+    }
+  }
+  if (resolution.kind === 'clarified' && (short || confirmedByModel)) {
+    delete snapshot.pending;
+    observe(
+      turn,
+      'intent',
+      { source: 'answer', flow: flow.name, level: pending.level, clarification: text },
+      flow.id,
+    );
+    return true;
+  }
+  if (resolution.kind === 'invalid' && short && !confirmedByModel) {
+    snapshot.pending = resolution.question;
+    observe(
+      turn,
+      'clarification',
+      { slot: pending.slot, question: resolution.question.question, level: 'specific' },
+      flow.id,
+    );
+    return true;
+  }
+  return false;
+}
+
+function reask(turn: TurnState, pending: PendingQuestion): void {
+  turn.snapshot.pending = pending;
+  observe(
+    turn,
+    'clarification',
+    { slot: pending.slot, question: pending.question, level: pending.level },
+    pending.flowId,
+  );
+}
+
+function applyBuiltIn(
+  options: RouteTurnOptions,
+  decision: Extract<Decision, { kind: 'built-in' }>,
+  pending: PendingQuestion | undefined,
+): void {
+  const { turn } = options;
+  const snapshot = turn.snapshot;
+  observe(turn, 'intent', { source: 'fast-path', builtIn: decision.builtIn, strategy: 'script' });
+  const active = activeFlow(snapshot.stack);
+  switch (decision.builtIn) {
+    case 'confirm': {
+      const flow = snapshot.stack.find((f) => f.id === pending?.flowId);
+      delete snapshot.pending;
+      if (!flow) return;
+      if (decision.answer === 'yes') {
+        applyDialogue(
+          snapshot,
+          transitionDialogue(dialogueOf(snapshot), {
+            type: 'confirm',
+            flowId: flow.id,
+            hash: stableHash(flow.slots),
+          }),
+        );
+        return;
+      }
+      applyDialogue(
+        snapshot,
+        transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: flow.id }),
+      );
+      turn.replyParts.push({ text: `All right, I will not ${describe(options, flow.name)}.` });
+      return;
+    }
+    case 'cancel': {
+      delete snapshot.pending;
+      if (!active) {
+        turn.replyParts.push({ text: 'There is nothing to cancel.' });
+        return;
+      }
+      applyDialogue(
+        snapshot,
+        transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: active.id }),
+      );
+      turn.replyParts.push({ text: `Cancelled: ${describe(options, active.name)}.` });
+      turn.cancelled = true;
+      return;
+    }
+    case 'repeat': {
+      const last = [...(options.history ?? [])].reverse().find((m) => m.role === 'assistant')?.text;
+      const without = last && pending ? last.replace(pending.question, '').trim() : last;
+      turn.replyParts.push({ text: without || (last ? '' : 'I have not said anything yet.') });
+      return;
+    }
+    case 'greeting':
+      turn.replyParts.push({ text: `Hello! ${catalogText(options)}` });
+      return;
+    case 'thanks':
+      turn.replyParts.push({ text: "You're welcome." });
+      return;
+    case 'help':
+      turn.replyParts.push({ text: catalogText(options) });
+      return;
+  }
+}
+
+function pushRoute(
+  options: RouteTurnOptions,
+  decision: Extract<Decision, { kind: 'route' }>,
+  announce = true,
+): void {
+  const { turn } = options;
+  const snapshot = turn.snapshot;
+  const definition = options.flows.get(decision.flow);
+  if (announce)
+    observe(turn, 'intent', {
+      source: decision.source,
+      flow: decision.flow,
+      slots: decision.slots,
+      strategy: decision.strategy,
+    });
+  if (decision.flow === noFlow || !definition || definition.intent === 'internal') {
+    if (!activeFlow(snapshot.stack)) turn.replyParts.push({ text: catalogText(options) });
     return;
   }
-  const instance = fillSlotsByLabel(
-    spec,
-    { id: options.ids('flow'), name: spec.name, status: 'active', slots: {}, retries: 0 },
-    route.slots,
+  const { flow, rejected } = definition.fillSlotsByLabel(
+    definition.create({ id: options.ids('flow') }),
+    decision.slots,
   );
   const before = new Set(snapshot.stack.map((f) => f.id));
   try {
-    snapshot.stack = pushFlow(snapshot.stack, instance, { maxDepth: options.maxStackDepth });
+    applyDialogue(
+      snapshot,
+      transitionDialogue(
+        dialogueOf(snapshot),
+        { type: 'push', flow, intent: definition.intent },
+        { maxDepth: options.maxStackDepth },
+      ),
+    );
   } catch (error) {
     if (!StackDepthError.isInstance(error)) throw error;
     turn.failed = true;
     turn.replyParts.push({
-      text: `I cannot start "${spec.description}" now: ${error.message} Finish or cancel something first.`,
+      text: `I cannot start "${definition.description}" now: ${error.message} Finish or cancel something first.`,
     });
     return;
   }
-  const top = snapshot.stack.at(-1) as FlowInstance;
+  delete snapshot.pending;
+  const top = snapshot.stack.at(-1);
+  if (!top) return;
   observe(
     turn,
     'flow-push',
-    { flow: top.name, flowId: top.id, slots: top.slots, existing: before.has(top.id) },
+    {
+      flow: top.name,
+      flowId: top.id,
+      slots: top.slots,
+      existing: before.has(top.id),
+      ...(rejected.length > 0 ? { rejected } : {}),
+    },
     top.id,
   );
+}
+
+function describe(options: RouteTurnOptions, name: string): string {
+  const description = options.flows.get(name)?.description ?? name;
+  return description.charAt(0).toLowerCase() + description.slice(1).replace(/\.$/, '');
+}
+
+function catalogText(options: RouteTurnOptions): string {
+  const lines = [...options.flows.values()]
+    .filter((f) => f.intent !== 'internal')
+    .map((f) => `- ${f.description}`);
+  return `I can help with:\n${lines.join('\n')}`;
 }

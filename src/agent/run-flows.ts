@@ -1,147 +1,413 @@
 /**
- * The execution phase of a turn: run the active flow's policy, apply what it returns to the stack, pop
- * finished flows, and go on while a flow that waited below becomes active (bounded per turn).
+ * The execution phase of a turn (DESIGN.md §1): run the active flow's policy (PEX `executeFlow`),
+ * apply what it returns, route recovery actions (retry · gather context · contemplate · escalate) and
+ * hard-coded fallbacks, pop finished flows, and go on while a flow that waited below becomes active —
+ * at most `maxFlowsPerTurn` executions. Internal flows scheduled by a flow run in the background.
+ * At the end the turn's dialogue diff is recorded and invariants 1–3 are checked.
  */
-import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
-import { activeFlow, completeActiveFlow, invalidateActiveFlow, popFinishedFlows } from '../flow/index.js';
-import { executeFlow, recover } from '../policy/index.js';
-import { describeResult, frameFor } from '../respond/index.js';
-import type { FlowSpec, SkillOutcome } from '../spec/index.js';
-import type { ToolBatchContext, ToolSet } from '../tool/index.js';
-import type { AgentLimits } from './agent-types.js';
+import {
+  activeFlow,
+  checkDialogueInvariants,
+  diffDialogue,
+  type FlowDefinition,
+  isOpen,
+  toBackgroundFlows,
+  transitionDialogue,
+} from '../flow/index.js';
+import { contemplate } from '../nlu/index.js';
+import { executeFlow, type FlowExecution, type RecoveryReason, recover } from '../policy/index.js';
+import type { FlowInstance } from '../spec/index.js';
+import { applyDialogue, dialogueOf } from './dialogue-of.js';
+import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
+import { type BackgroundRunner, createBackgroundRunner } from './run-background-flows.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
-export interface RunFlowsOptions {
+export type { RunFlowsOptions } from './flow-run-context.js';
+
+/** Turn diffs kept in the snapshot (older ones stay in the observation log). */
+export const maxDiffTurns = 16;
+
+interface LoopContext {
+  options: RunFlowsOptions;
   turn: TurnState;
-  flows: ReadonlyMap<string, FlowSpec>;
-  tools: ToolSet;
-  model: LanguageModelV3;
-  persona: string;
-  context: LanguageModelV3Prompt;
-  batch: Omit<ToolBatchContext, 'tools'>;
-  limits: AgentLimits;
-  stream?: boolean;
-  signal?: AbortSignal;
+  guidance: Map<string, string>;
+  background: BackgroundRunner;
 }
 
 export async function runFlows(options: RunFlowsOptions): Promise<void> {
   const { turn } = options;
   const snapshot = turn.snapshot;
-  for (let step = 0; step < options.limits.maxFlowsPerTurn; step++) {
-    const flow = activeFlow(snapshot.stack);
-    if (!flow || snapshot.pending) return;
-    const spec = options.flows.get(flow.name);
-    const execution = await executeFlow({
+  turn.dialogueStart ??= structuredClone(dialogueOf(snapshot));
+  turn.finished ??= [];
+  const loop: LoopContext = {
+    options,
+    turn,
+    guidance: new Map(),
+    background: createBackgroundRunner(options),
+  };
+  loop.background.start();
+  try {
+    for (let step = 0; step < options.limits.maxFlowsPerTurn; step++) {
+      const flow = activeFlow(snapshot.stack);
+      if (!flow || snapshot.pending || turn.suspended) break;
+      const stop = await runActiveFlow(loop, flow);
+      popFinished(turn);
+      loop.background.start();
+      if (stop) break;
+    }
+  } finally {
+    // Background flows never outlive the turn, even when a model error ends it early.
+    await loop.background.settle();
+  }
+  finishTurn(turn);
+}
+
+/** Runs one flow; returns true when the turn must stop (a question, a suspension). */
+async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boolean> {
+  const { turn, options } = loop;
+  const snapshot = turn.snapshot;
+  const guidance = loop.guidance.get(flow.id);
+  const execution = await executeFlow(
+    executionOptions(options, {
+      state: dialogueOf(snapshot),
       flow,
-      spec,
-      tools: options.tools,
-      model: options.model,
-      persona: options.persona,
-      context: options.context,
-      batch: options.batch,
-      maxIterations:
-        spec?.complexity === 'complex'
-          ? options.limits.maxSkillIterationsComplex
-          : options.limits.maxSkillIterations,
-      ...(options.stream ? { stream: true } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
-    if (execution.kind === 'blocked') {
-      snapshot.stack = invalidateActiveFlow(snapshot.stack);
-      snapshot.flags.hasIssues = true;
+      scratchpad: snapshot.scratchpad,
+      ...(guidance ? { guidance } : {}),
+    }),
+  );
+  recordLoopEvents(turn, flow.id, execution.events);
+  snapshot.scratchpad = execution.scratchpad;
+  applyDialogue(snapshot, execution.state);
+  if (execution.filled.length > 0)
+    observe(turn, 'intent', { source: 'fill-slots', flow: flow.name, filled: execution.filled }, flow.id);
+  const definition = options.flows.get(flow.name) as FlowDefinition;
+  switch (execution.kind) {
+    case 'blocked':
+      update(turn, { type: 'invalidate', flowId: flow.id });
+      update(turn, { type: 'set-flags', flags: { hasIssues: true } });
       turn.failed = true;
-      turn.replyParts.push({ text: `I cannot run "${flow.name}": ${execution.problems.join(' ')}` });
-      observe(turn, 'error', { phase: 'check', problems: execution.problems }, flow.id);
-    } else if (execution.kind === 'ask') {
+      turn.replyParts.push({
+        text: `I cannot run "${flow.name}": ${execution.problems.map((p) => p.message).join(' ')}`,
+      });
+      observe(turn, 'error', { phase: 'check', checks: execution.problems }, flow.id);
+      return false;
+    case 'ask':
       snapshot.pending = execution.question;
       observe(
         turn,
         'clarification',
-        { slot: execution.question.slot, question: execution.question.question },
+        {
+          kind: execution.question.kind,
+          slot: execution.question.slot,
+          question: execution.question.question,
+          level: execution.question.level,
+          ...(execution.gated.length > 0 ? { gated: execution.gated } : {}),
+        },
         flow.id,
       );
-      return;
-    } else {
-      for (const event of execution.loop.events) {
-        if (event.type === 'tool-call') {
-          record(turn, 'tool-call', {
-            flowId: flow.id,
-            callId: event.callId,
-            toolName: event.toolName,
-            input: event.input,
-          });
-          observe(turn, 'tool-call', { callId: event.callId, toolName: event.toolName }, flow.id);
-        } else if (event.type === 'tool-result') {
-          const { result } = event;
-          record(turn, 'tool-result', { flowId: flow.id, ...result });
-          observe(
-            turn,
-            'tool-execution',
-            { callId: result.callId, toolName: result.toolName, status: result.status },
-            flow.id,
-          );
-        } else if (event.type === 'thoughts') {
-          observe(turn, 'thoughts', { text: event.text }, flow.id);
-        }
-      }
-      const again = applyOutcome(turn, flow.name, execution.outcome);
-      if (again) continue;
-      if (execution.outcome.outcome === 'uncertain' || execution.outcome.outcome === 'suspended') return;
-    }
-    const popped = popFinishedFlows(snapshot.stack);
-    snapshot.stack = popped.stack;
-    for (const f of popped.popped)
-      observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
-  }
-}
-
-/** Applies a skill's outcome to the stack and the reply; returns true when the flow should run again. */
-function applyOutcome(turn: TurnState, flowName: string, outcome: SkillOutcome): boolean {
-  const snapshot = turn.snapshot;
-  const flow = activeFlow(snapshot.stack);
-  if (!flow) return false;
-  switch (outcome.outcome) {
-    case 'success': {
-      snapshot.stack = completeActiveFlow(snapshot.stack, outcome.data);
-      for (const text of outcome.scratchpadEntries) {
-        snapshot.scratchpad = [
-          ...snapshot.scratchpad,
-          { key: `${flow.id}:${snapshot.scratchpad.length}`, text, source: flowName, time: turn.clock.now() },
-        ].slice(-64);
-      }
-      const frame = frameFor(flowName, outcome.data);
-      turn.replyParts.push(
-        frame ? { text: describeResult(outcome.data), frame } : { text: describeResult(outcome.data) },
-      );
-      return false;
-    }
-    case 'failure':
-      snapshot.stack = invalidateActiveFlow(snapshot.stack);
-      snapshot.flags.hasIssues = true;
+      return true;
+    case 'completed':
+      return completeFlow(loop, flow, definition, execution);
+    case 'failed':
       turn.failed = true;
-      turn.replyParts.push({ text: `I could not finish "${flowName}": ${outcome.message}` });
+      turn.replyParts.push({
+        text: execution.text ?? '',
+        ...(execution.frame ? { frame: execution.frame.frame } : {}),
+        silent: definition.intent === 'internal',
+      });
+      recordFrame(turn, execution);
       observe(
         turn,
         'error',
-        { phase: 'skill', category: outcome.errorCategory, message: outcome.message },
+        { phase: 'skill', category: execution.outcome.errorCategory, message: execution.outcome.message },
         flow.id,
       );
       return false;
-    case 'uncertain': {
-      const action = recover(flow, outcome);
-      if (action.action === 'retry') {
-        snapshot.stack = snapshot.stack.map((f) => (f.id === flow.id ? { ...f, retries: f.retries + 1 } : f));
-        return true;
-      }
-      turn.replyParts.push({ text: action.question });
-      return false;
-    }
-    case 'suspended': {
+    case 'uncertain':
+      return recoverFlow(loop, flow, definition, { kind: 'uncertain', reason: execution.outcome.reason });
+    case 'suspended':
       turn.suspended = true;
-      const about = outcome.kind === 'tool' || outcome.kind === 'escalate' ? ` on ${outcome.toolName}` : '';
-      turn.replyParts.push({ text: `Waiting for your decision${about}: ${outcome.reason}` });
-      observe(turn, 'suspended', { ...outcome }, flow.id);
-      return false;
+      turn.replyParts.push({
+        text: `Waiting for your decision on ${execution.outcome.toolName}: ${execution.outcome.reason}`,
+      });
+      observe(
+        turn,
+        'suspended',
+        {
+          callId: execution.outcome.callId,
+          toolName: execution.outcome.toolName,
+          reason: execution.outcome.reason,
+        },
+        flow.id,
+      );
+      return true;
+    case 'fallback':
+      observe(
+        turn,
+        'recovery',
+        {
+          action: 'hard-coded-fallback',
+          flow: flow.name,
+          to: execution.target.flow,
+          reason: execution.target.reason,
+        },
+        flow.id,
+      );
+      return fallBack(
+        loop,
+        flow,
+        execution.target.flow,
+        execution.target.slots ?? {},
+        execution.target.reason,
+      );
+  }
+}
+
+function completeFlow(
+  loop: LoopContext,
+  flow: FlowInstance,
+  definition: FlowDefinition,
+  execution: Extract<FlowExecution, { kind: 'completed' }>,
+): boolean | Promise<boolean> {
+  const { turn } = loop;
+  if (execution.verify.length > 0) {
+    observe(turn, 'error', { phase: 'verify', problems: execution.verify }, flow.id);
+    update(turn, { type: 'set-flags', flags: { hasIssues: true } });
+    const before = turn.dialogueStart?.stack.find((f) => f.id === flow.id) ?? flow;
+    for (const problem of execution.verify) repair(turn, flow, before, problem.check);
+    if (execution.verify.some((p) => p.check === 'output-well-formed')) {
+      turn.snapshot.stack = turn.snapshot.stack.map((f) =>
+        f.id === flow.id ? withoutResult({ ...f, status: 'active' }) : f,
+      );
+      return recoverFlow(loop, flow, definition, {
+        kind: 'verify',
+        problems: execution.verify.map((p) => p.message),
+      });
     }
   }
+  const silent =
+    definition.intent === 'internal' || (definition.intent === 'plan' && turn.snapshot.flags.keepGoing);
+  turn.replyParts.push({
+    text: execution.text ?? '',
+    ...(execution.frame ? { frame: execution.frame.frame } : {}),
+    silent,
+  });
+  recordFrame(turn, execution);
+  if (execution.schedule.length > 0) {
+    const scheduled = toBackgroundFlows(
+      execution.schedule.filter((r) => loop.options.flows.get(r.flow)?.intent === 'internal'),
+      {
+        ids:
+          loop.options.ids ??
+          ((prefix) => `${prefix}_${turn.turnId}_${(turn.snapshot.background ?? []).length + 1}`),
+        existing: turn.snapshot.background ?? [],
+      },
+    );
+    turn.snapshot.background = transitionDialogue(dialogueOf(turn.snapshot), {
+      type: 'schedule',
+      flows: scheduled,
+    }).background;
+  }
+  return false;
+}
+
+/** Puts right what `verify()` found, so a broken hook never leaves a broken thread. */
+function repair(turn: TurnState, flow: FlowInstance, before: FlowInstance, check: string): void {
+  const snapshot = turn.snapshot;
+  if (check === 'slots-intact')
+    snapshot.stack = snapshot.stack.map((f) =>
+      f.id === flow.id ? { ...f, slots: { ...before.slots, ...definedOnly(f.slots) } } : f,
+    );
+  else if (check === 'no-duplicates') {
+    const seen = new Set<string>();
+    for (const f of [...snapshot.stack].reverse()) {
+      if (!isOpen(f)) continue;
+      const key = `${f.name}\u0000${f.planId ?? ''}`;
+      if (seen.has(key)) update(turn, { type: 'invalidate', flowId: f.id });
+      seen.add(key);
+    }
+  } else if (check === 'flags-coherent') {
+    const others = snapshot.stack.some((f) => f.id !== flow.id && isOpen(f));
+    update(turn, { type: 'set-flags', flags: { hasIssues: true, ...(others ? {} : { keepGoing: false }) } });
+  }
+}
+
+async function recoverFlow(
+  loop: LoopContext,
+  flow: FlowInstance,
+  definition: FlowDefinition,
+  reason: RecoveryReason,
+  canContemplate = true,
+): Promise<boolean> {
+  const { turn, options } = loop;
+  const current = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
+  const action = recover({ flow: current, spec: definition, reason, canContemplate });
+  observe(
+    turn,
+    'recovery',
+    {
+      action: action.action,
+      flow: flow.name,
+      ...(reason.kind === 'uncertain' ? { reason: reason.reason } : { problems: reason.problems }),
+    },
+    flow.id,
+  );
+  switch (action.action) {
+    case 'retry':
+      update(turn, { type: 'recovery', flowId: flow.id, step: 'retry' });
+      loop.guidance.set(flow.id, action.guidance);
+      return false;
+    case 'gather-context': {
+      update(turn, { type: 'recovery', flowId: flow.id, step: 'gather-context' });
+      const internal = options.flows.get(action.flow);
+      if (!internal) return recoverFlow(loop, flow, definition, reason);
+      const gather = internal.fillSlotsByLabel(
+        internal.create({ id: nextId(loop, 'flow') }),
+        current.slots,
+      ).flow;
+      update(turn, { type: 'push', flow: { ...gather, returnTo: flow.id } });
+      update(turn, { type: 'set-flags', flags: { keepGoing: true } });
+      observe(
+        turn,
+        'flow-push',
+        { flow: gather.name, flowId: gather.id, slots: gather.slots, returnTo: flow.id },
+        gather.id,
+      );
+      return false;
+    }
+    case 'contemplate': {
+      update(turn, { type: 'recovery', flowId: flow.id, step: 'contemplate' });
+      const choice = await contemplate({
+        model: options.model,
+        flows: options.flows,
+        exclude: flow.name,
+        ...(action.preferred ? { preferred: action.preferred } : {}),
+        reason: reason.kind === 'uncertain' ? reason.reason : reason.problems.join(' '),
+        context: options.context,
+        persona: options.persona,
+        ...(options.stream ? { stream: true } : {}),
+        ...(options.signal ? { signal: options.signal } : {}),
+      });
+      observe(turn, 'recovery', { action: 'contemplated', flow: flow.name, choice }, flow.id);
+      if (choice.kind === 'none') return recoverFlow(loop, flow, definition, reason, false);
+      return fallBack(loop, flow, choice.flow, choice.slots, `contemplate chose ${choice.flow}`);
+    }
+    case 'escalate':
+      update(turn, { type: 'recovery', flowId: flow.id, step: 'escalate' });
+      turn.snapshot.pending = action.question;
+      observe(
+        turn,
+        'clarification',
+        { kind: action.question.kind, question: action.question.question, level: action.question.level },
+        flow.id,
+      );
+      return true;
+  }
+}
+
+/** The fallback protocol: a new flow with the old flow's slots mapped by name; the old one Invalid and popped. */
+function fallBack(
+  loop: LoopContext,
+  flow: FlowInstance,
+  target: string,
+  slots: Record<string, unknown>,
+  reason: string,
+): boolean {
+  const { turn, options } = loop;
+  const definition = options.flows.get(target);
+  const current = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
+  if (!definition) {
+    update(turn, { type: 'invalidate', flowId: flow.id });
+    update(turn, { type: 'set-flags', flags: { hasIssues: true } });
+    turn.failed = true;
+    turn.replyParts.push({
+      text: `I could not finish "${flow.name}", and its fallback '${target}' does not exist.`,
+    });
+    return false;
+  }
+  const mapped = Object.fromEntries(
+    definition.slots
+      .filter((s) => current.slots[s.name] !== undefined)
+      .map((s) => [s.name, current.slots[s.name]]),
+  );
+  const next = definition.fillSlotsByLabel(definition.create({ id: nextId(loop, 'flow') }), {
+    ...mapped,
+    ...slots,
+  }).flow;
+  if (current.metadata) next.metadata = { ...current.metadata };
+  update(turn, {
+    type: 'fallback',
+    flow: { ...next, metadata: { ...next.metadata, fallbackFrom: flow.name, fallbackReason: reason } },
+    slotNames: [],
+  });
+  if (definition.intent === 'plan') update(turn, { type: 'set-flags', flags: { keepGoing: true } });
+  observe(
+    turn,
+    'flow-push',
+    { flow: next.name, flowId: next.id, slots: next.slots, fallbackFrom: flow.name, reason },
+    next.id,
+  );
+  return false;
+}
+
+function popFinished(turn: TurnState): void {
+  const before = turn.snapshot.stack;
+  const completedNow = before.some((f) => f.status === 'completed');
+  update(turn, { type: 'pop-finished' });
+  const kept = new Set(turn.snapshot.stack.map((f) => f.id));
+  for (const f of before.filter((f) => !kept.has(f.id)).reverse()) {
+    turn.finished?.push(f);
+    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
+  }
+  if (completedNow && turn.snapshot.stack.length > 0 && !turn.snapshot.pending)
+    update(turn, { type: 'set-flags', flags: { keepGoing: true } });
+}
+
+function finishTurn(turn: TurnState): void {
+  const snapshot = turn.snapshot;
+  if (snapshot.stack.some((f) => !isOpen(f))) popFinished(turn);
+  update(turn, { type: 'set-flags', flags: { keepGoing: false } });
+  if (snapshot.background?.some((f) => !isOpen(f))) snapshot.background = snapshot.background.filter(isOpen);
+  const problems = checkDialogueInvariants(dialogueOf(snapshot), { turnEnd: true });
+  if (problems.length > 0) observe(turn, 'error', { phase: 'invariants', problems });
+  const start = turn.dialogueStart;
+  if (!start) return;
+  const changes = diffDialogue(start, dialogueOf(snapshot));
+  if (changes.length === 0) return;
+  snapshot.diffs = [
+    ...(snapshot.diffs ?? []),
+    { turn: snapshot.turnCount + 1, turnId: turn.turnId, changes },
+  ].slice(-maxDiffTurns);
+}
+
+function update(turn: TurnState, event: Parameters<typeof transitionDialogue>[1]): void {
+  applyDialogue(turn.snapshot, transitionDialogue(dialogueOf(turn.snapshot), event));
+}
+
+function recordFrame(
+  turn: TurnState,
+  execution: { frame?: { frame: { tableId?: string; flow: string }; allRows?: unknown[] } },
+): void {
+  const created = execution.frame;
+  if (!created) return;
+  record(turn, 'frame', {
+    flow: created.frame.flow,
+    frame: created.frame,
+    ...(created.frame.tableId ? { tableId: created.frame.tableId, rows: created.allRows } : {}),
+  });
+}
+
+function nextId(loop: LoopContext, prefix: string): string {
+  return loop.options.ids
+    ? loop.options.ids(prefix)
+    : `${prefix}_${loop.turn.turnId}_${loop.turn.snapshot.stack.length + 1}`;
+}
+
+function withoutResult(flow: FlowInstance): FlowInstance {
+  const { result: _result, ...rest } = flow;
+  return rest;
+}
+
+function definedOnly(slots: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(slots).filter(([, v]) => v !== undefined && v !== null));
 }

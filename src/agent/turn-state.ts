@@ -3,8 +3,15 @@
  * Nothing here is visible outside the turn until `commitTurn` saves it in one transaction.
  */
 
+import type { DialogueState } from '../flow/index.js';
 import type { ReplyPart } from '../respond/index.js';
-import type { HistoryDraft, ObservationDraft, ObservationType, ThreadSnapshot } from '../spec/index.js';
+import type {
+  FlowInstance,
+  HistoryDraft,
+  ObservationDraft,
+  ObservationType,
+  ThreadSnapshot,
+} from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 
 export interface TurnState {
@@ -19,6 +26,12 @@ export interface TurnState {
   failed: boolean;
   suspended: boolean;
   clock: Clock;
+  /** The dialogue state when the turn began, for the turn's diff. */
+  dialogueStart?: DialogueState;
+  /** Flows popped during the turn, oldest first. */
+  finished?: FlowInstance[];
+  /** The user cancelled the active flow this turn. */
+  cancelled?: boolean;
 }
 
 export function observe(

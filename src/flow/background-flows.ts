@@ -35,7 +35,8 @@ export function toBackgroundFlows(
   options: { ids: (prefix: string) => string; existing?: readonly FlowInstance[] },
 ): FlowInstance[] {
   const byName = new Map<string, string>();
-  for (const f of options.existing ?? []) if (f.status === 'pending' || f.status === 'active') byName.set(f.name, f.id);
+  for (const f of options.existing ?? [])
+    if (f.status === 'pending' || f.status === 'active') byName.set(f.name, f.id);
   return requests.map((request) => {
     const id = options.ids('flow');
     const dependsOn = (request.dependsOn ?? []).flatMap((name) => {
@@ -43,7 +44,13 @@ export function toBackgroundFlows(
       return found === undefined ? [] : [found];
     });
     byName.set(request.flow, id);
-    const flow: FlowInstance = { id, name: request.flow, status: 'pending', slots: { ...request.slots }, retries: 0 };
+    const flow: FlowInstance = {
+      id,
+      name: request.flow,
+      status: 'pending',
+      slots: { ...request.slots },
+      retries: 0,
+    };
     if (dependsOn.length > 0) flow.dependsOn = dependsOn;
     return flow;
   });

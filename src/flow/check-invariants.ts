@@ -14,16 +14,20 @@ export function checkDialogueInvariants(
   const problems: string[] = [];
   const { stack } = state;
   const maxDepth = options.maxDepth ?? defaultMaxStackDepth;
-  if (stack.length > maxDepth) problems.push(`the stack is ${stack.length} deep, above its bound of ${maxDepth}`);
+  if (stack.length > maxDepth)
+    problems.push(`the stack is ${stack.length} deep, above its bound of ${maxDepth}`);
   const active = stack.filter((f) => f.status === 'active');
-  if (active.length > 1) problems.push(`${active.length} flows are Active: ${active.map((f) => f.name).join(', ')}`);
+  if (active.length > 1)
+    problems.push(`${active.length} flows are Active: ${active.map((f) => f.name).join(', ')}`);
   if (active.length === 1 && stack.at(-1)?.status !== 'active')
     problems.push(`the Active flow '${active[0]?.name}' is not on top`);
   const finished = stack.filter((f) => !isOpen(f));
   if (finished.length === 0 && stack.length > 0 && stack.at(-1)?.status !== 'active')
     problems.push(`the top flow '${stack.at(-1)?.name}' is ${stack.at(-1)?.status}, not Active`);
   if (options.turnEnd && finished.length > 0)
-    problems.push(`finished flows are still on the stack at the end of the turn: ${finished.map((f) => f.name).join(', ')}`);
+    problems.push(
+      `finished flows are still on the stack at the end of the turn: ${finished.map((f) => f.name).join(', ')}`,
+    );
   problems.push(...duplicateProblems(stack));
   problems.push(...planProblems(stack));
   if (state.flags.keepGoing && options.turnEnd) problems.push('keepGoing is set at the end of the turn');
@@ -49,8 +53,10 @@ function planProblems(stack: readonly FlowInstance[]): string[] {
     if (flow.planId === undefined || flow.planId === flow.id || !isOpen(flow)) return;
     const ownerIndex = stack.findIndex((f) => f.id === flow.planId);
     const owner = stack[ownerIndex];
-    if (!owner) problems.push(`sub-flow '${flow.name}' belongs to plan ${flow.planId}, which is not on the stack`);
-    else if (owner.status === 'invalid') problems.push(`sub-flow '${flow.name}' is open though its plan is Invalid`);
+    if (!owner)
+      problems.push(`sub-flow '${flow.name}' belongs to plan ${flow.planId}, which is not on the stack`);
+    else if (owner.status === 'invalid')
+      problems.push(`sub-flow '${flow.name}' is open though its plan is Invalid`);
     else if (ownerIndex > index) problems.push(`sub-flow '${flow.name}' sits below its plan '${owner.name}'`);
   });
   return problems;

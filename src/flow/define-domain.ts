@@ -5,7 +5,13 @@
  */
 import { ConfigurationError } from '../errors/index.js';
 import type { FlowSpec, Intent, ToolSpec } from '../spec/index.js';
-import { coreIntents, defaultDomainIntents, type FlowDefinition, toFlowDefinition, validateFlowSpec } from './define-flow.js';
+import {
+  coreIntents,
+  defaultDomainIntents,
+  type FlowDefinition,
+  toFlowDefinition,
+  validateFlowSpec,
+} from './define-flow.js';
 
 /** Most flows one domain may have (seed 000 dialogue state ontology limit). */
 export const maxFlowsPerDomain = 64;
@@ -62,7 +68,9 @@ export function validateDomain(options: DomainOptions): string[] {
   }
   const tools = options.tools ? new Set(options.tools.map((t) => t.name)) : undefined;
   for (const flow of flows) {
-    if (tools) for (const tool of flow.tools) if (!tools.has(tool)) problems.push(`flow '${flow.name}': tool '${tool}' is not registered`);
+    if (tools)
+      for (const tool of flow.tools)
+        if (!tools.has(tool)) problems.push(`flow '${flow.name}': tool '${tool}' is not registered`);
     for (const [field, target] of [
       ['fallback', flow.fallback],
       ['gatherContext', flow.gatherContext],

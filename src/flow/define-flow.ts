@@ -15,7 +15,17 @@ export const coreIntents: readonly Intent[] = ['plan', 'converse', 'internal'];
 /** A domain's own intents when it names none (seed 000). */
 export const defaultDomainIntents: readonly Intent[] = ['read', 'prepare', 'transform', 'schedule'];
 
-const slotTypes = new Set(['text', 'number', 'category', 'range', 'date', 'entity', 'list', 'dictionary', 'free-text']);
+const slotTypes = new Set([
+  'text',
+  'number',
+  'category',
+  'range',
+  'date',
+  'entity',
+  'list',
+  'dictionary',
+  'free-text',
+]);
 const slotPriorities = new Set(['required', 'elective', 'optional']);
 
 export type DefineFlowOptions = Omit<FlowSpec, 'specVersion' | 'slots' | 'tools' | 'skill'> & {
@@ -112,7 +122,9 @@ export function validateFlowSpec(spec: FlowSpec): string[] {
   const domainIntent = !coreIntents.includes(spec.intent);
   if (spec.tools.length > 3) problems.push(`a flow has 1-3 tools of its own, not ${spec.tools.length}`);
   if (domainIntent && spec.tools.length === 0)
-    problems.push(`a '${spec.intent}' flow needs 1-3 tools (only plan, converse and internal flows may have none)`);
+    problems.push(
+      `a '${spec.intent}' flow needs 1-3 tools (only plan, converse and internal flows may have none)`,
+    );
   if (new Set(spec.tools).size !== spec.tools.length) problems.push('a tool is named twice');
   if (spec.dependsOn && spec.intent !== 'internal') problems.push('only internal flows have dependsOn');
   if (spec.complexity !== undefined && spec.complexity !== 'simple' && spec.complexity !== 'complex')
@@ -137,10 +149,14 @@ function validateSlot(slot: SlotSpec, seen: Set<string>): string[] {
   if (seen.has(slot.name)) problems.push(`${label} is declared twice`);
   seen.add(slot.name);
   if (!slotTypes.has(slot.type)) problems.push(`${label}: unknown type '${String(slot.type)}'`);
-  if (!slotPriorities.has(slot.priority)) problems.push(`${label}: unknown priority '${String(slot.priority)}'`);
-  if (slot.type === 'category' && (slot.options?.length ?? 0) === 0) problems.push(`category ${label} needs options`);
-  if (slot.group !== undefined && slot.priority !== 'elective') problems.push(`${label}: only elective slots have a group`);
-  if (slot.min !== undefined && slot.max !== undefined && slot.min > slot.max) problems.push(`${label}: min is above max`);
+  if (!slotPriorities.has(slot.priority))
+    problems.push(`${label}: unknown priority '${String(slot.priority)}'`);
+  if (slot.type === 'category' && (slot.options?.length ?? 0) === 0)
+    problems.push(`category ${label} needs options`);
+  if (slot.group !== undefined && slot.priority !== 'elective')
+    problems.push(`${label}: only elective slots have a group`);
+  if (slot.min !== undefined && slot.max !== undefined && slot.min > slot.max)
+    problems.push(`${label}: min is above max`);
   if (slot.pattern !== undefined) {
     try {
       new RegExp(slot.pattern);
@@ -170,7 +186,9 @@ function fillByLabel(
 function serializeFlow(flow: FlowInstance): FlowInstance {
   const text = JSON.stringify(flow, (_key, value: unknown) => {
     if (typeof value === 'bigint' || typeof value === 'function' || typeof value === 'symbol')
-      throw new ConfigurationError({ message: `Flow '${flow.name}' holds a ${typeof value}, which cannot be saved.` });
+      throw new ConfigurationError({
+        message: `Flow '${flow.name}' holds a ${typeof value}, which cannot be saved.`,
+      });
     if (typeof value === 'number' && !Number.isFinite(value))
       throw new ConfigurationError({ message: `Flow '${flow.name}' holds ${value}, which cannot be saved.` });
     return value;

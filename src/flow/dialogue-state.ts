@@ -64,14 +64,19 @@ export function transitionDialogue(
   switch (event.type) {
     case 'push': {
       const flow =
-        event.intent === 'plan' && event.flow.planId === undefined ? { ...event.flow, planId: event.flow.id } : event.flow;
+        event.intent === 'plan' && event.flow.planId === undefined
+          ? { ...event.flow, planId: event.flow.id }
+          : event.flow;
       const stack = pushFlow(state.stack, flow, depth);
       return withPlanFlag({ ...state, stack, flags: { ...state.flags, naturalBirth: false } });
     }
     case 'fill-slots': {
       const id = event.flowId ?? state.stack.at(-1)?.id;
       if (id === undefined) return state;
-      return { ...state, stack: updateFlow(state.stack, id, (f) => ({ ...f, slots: { ...f.slots, ...event.slots } })) };
+      return {
+        ...state,
+        stack: updateFlow(state.stack, id, (f) => ({ ...f, slots: { ...f.slots, ...event.slots } })),
+      };
     }
     case 'complete':
       return { ...state, stack: completeActiveFlow(state.stack, event.result) };
@@ -99,7 +104,10 @@ export function transitionDialogue(
         })),
       };
     case 'confirm':
-      return { ...state, stack: updateFlow(state.stack, event.flowId, (f) => ({ ...f, confirmed: event.hash })) };
+      return {
+        ...state,
+        stack: updateFlow(state.stack, event.flowId, (f) => ({ ...f, confirmed: event.hash })),
+      };
     case 'schedule':
       return {
         ...state,

@@ -14,9 +14,15 @@ export function diffDialogue(before: DialogueState, after: DialogueState): Dialo
   for (const flow of after.stack) {
     const prior = old.get(flow.id);
     if (!prior) {
-      changes.push({ op: 'push', flowId: flow.id, name: flow.name, ...(flow.planId ? { planId: flow.planId } : {}) });
+      changes.push({
+        op: 'push',
+        flowId: flow.id,
+        name: flow.name,
+        ...(flow.planId ? { planId: flow.planId } : {}),
+      });
       const set = slotChanges({ ...flow, slots: {} }, flow);
-      if (Object.keys(set.set).length > 0) changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
+      if (Object.keys(set.set).length > 0)
+        changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
       continue;
     }
     if (prior.status !== flow.status)
@@ -32,14 +38,18 @@ export function diffDialogue(before: DialogueState, after: DialogueState): Dialo
   const oldBackground = new Map(before.background.map((f) => [f.id, f]));
   for (const flow of after.background) {
     const prior = oldBackground.get(flow.id);
-    if (!prior) changes.push({ op: 'schedule', flowId: flow.id, name: flow.name, dependsOn: flow.dependsOn ?? [] });
+    if (!prior)
+      changes.push({ op: 'schedule', flowId: flow.id, name: flow.name, dependsOn: flow.dependsOn ?? [] });
     else if (prior.status !== flow.status)
       changes.push({ op: 'background', flowId: flow.id, name: flow.name, status: flow.status });
   }
   return changes;
 }
 
-function slotChanges(prior: FlowInstance, flow: FlowInstance): { set: Record<string, unknown>; cleared: string[] } {
+function slotChanges(
+  prior: FlowInstance,
+  flow: FlowInstance,
+): { set: Record<string, unknown>; cleared: string[] } {
   const set: Record<string, unknown> = {};
   const cleared: string[] = [];
   for (const [name, value] of Object.entries(flow.slots))

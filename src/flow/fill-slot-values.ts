@@ -30,7 +30,9 @@ export async function fillSlotValues(
   flow: FlowInstance,
   options: FillSlotValuesOptions,
 ): Promise<FillSlotValuesResult> {
-  const empty = spec.slots.filter((s) => !(hasValue(flow.slots[s.name]) && checkSlotValue(s, flow.slots[s.name]).ok));
+  const empty = spec.slots.filter(
+    (s) => !(hasValue(flow.slots[s.name]) && checkSlotValue(s, flow.slots[s.name]).ok),
+  );
   if (empty.length === 0) return { flow, filled: [] };
   const memory = [
     ...options.memory.scratchpad.slice(-8).map((e) => `- (${e.source}) ${e.text}`),
@@ -47,7 +49,10 @@ export async function fillSlotValues(
     'Answer with JSON only: {"slots": {"<slot>": <value>}}.';
   const response = await callModel({
     model: options.model,
-    prompt: [{ role: 'system', content: composePrompt({ persona: options.persona, task }) }, ...options.context],
+    prompt: [
+      { role: 'system', content: composePrompt({ persona: options.persona, task }) },
+      ...options.context,
+    ],
     phase: 'fill-slots',
     flow: spec.name,
     responseFormat: {
@@ -72,7 +77,11 @@ export async function fillSlotValues(
 }
 
 function describeSlot(slot: SlotSpec): string {
-  const options = slot.options ? ` one of ${slot.options.join('|')}` : slot.entities ? ` one of ${slot.entities.join('|')}` : '';
+  const options = slot.options
+    ? ` one of ${slot.options.join('|')}`
+    : slot.entities
+      ? ` one of ${slot.entities.join('|')}`
+      : '';
   return `- ${slot.name} (${slot.type}${options}, ${slot.priority}): ${slot.description}`;
 }
 

@@ -60,7 +60,9 @@ export function invalidateFlow(stack: readonly FlowInstance[], flowId?: string):
   const id = flowId ?? activeFlow(stack)?.id;
   if (id === undefined) return [...stack];
   return stack.map((f) =>
-    (f.id === id || (f.planId === id && f.id !== id)) && f.status !== 'completed' ? { ...f, status: 'invalid' } : f,
+    (f.id === id || (f.planId === id && f.id !== id)) && f.status !== 'completed'
+      ? { ...f, status: 'invalid' }
+      : f,
   );
 }
 
@@ -112,7 +114,8 @@ export function fallbackFlow(
 ): FlowInstance[] {
   const old = activeFlow(stack);
   const mapped: Record<string, unknown> = {};
-  if (old) for (const name of options.slotNames) if (old.slots[name] !== undefined) mapped[name] = old.slots[name];
+  if (old)
+    for (const name of options.slotNames) if (old.slots[name] !== undefined) mapped[name] = old.slots[name];
   const next: FlowInstance = { ...options.flow, slots: { ...mapped, ...options.flow.slots } };
   if (old?.metadata) next.metadata = { ...old.metadata, ...options.flow.metadata };
   if (old?.planId !== undefined && next.planId === undefined) next.planId = old.planId;

@@ -1,7 +1,13 @@
 export { blockedBackgroundFlows, readyBackgroundFlows, toBackgroundFlows } from './background-flows.js';
 export { checkDialogueInvariants, duplicateProblems } from './check-invariants.js';
 export { createThreadSnapshot } from './create-thread-snapshot.js';
-export { type Domain, type DomainOptions, defineDomain, maxFlowsPerDomain, validateDomain } from './define-domain.js';
+export {
+  type Domain,
+  type DomainOptions,
+  defineDomain,
+  maxFlowsPerDomain,
+  validateDomain,
+} from './define-domain.js';
 export {
   coreIntents,
   type DefineFlowOptions,

@@ -8,9 +8,9 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ConfigurationError } from '../errors/index.js';
 import type { FlowSpec, Intent, ToolSpec } from '../spec/index.js';
-import type { FlowHooks } from './flow-hooks.js';
 import { type Domain, defineDomain } from './define-domain.js';
 import { toFlowDefinition } from './define-flow.js';
+import type { FlowHooks } from './flow-hooks.js';
 import { parseSkillFile, skillToFlowSpec } from './parse-skill-file.js';
 
 export interface LoadDomainOptions<T extends ToolSpec> {
@@ -47,7 +47,8 @@ export function loadDomain<T extends ToolSpec>(options: LoadDomainOptions<T>): D
   for (const name of Object.keys(options.hooks ?? {}))
     if (!specs.some((s) => s.name === name)) problems.push(`hooks are given for unknown flow '${name}'`);
   const name = options.name ?? basename(options.dir);
-  if (problems.length > 0) throw new ConfigurationError({ message: `Domain '${name}' did not load.`, problems });
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: `Domain '${name}' did not load.`, problems });
   return defineDomain({
     name,
     flows: specs.map((spec) => toFlowDefinition(spec, options.hooks?.[spec.name] ?? {})),

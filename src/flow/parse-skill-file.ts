@@ -42,29 +42,40 @@ export function parseSkillFile(
   options: { directoryName?: string } = {},
 ): { ok: true; skill: SkillFile } | { ok: false; problems: string[] } {
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)([\s\S]*)$/.exec(text);
-  if (!match) return { ok: false, problems: ['the file does not start with YAML frontmatter between --- lines'] };
+  if (!match)
+    return { ok: false, problems: ['the file does not start with YAML frontmatter between --- lines'] };
   let front: unknown;
   try {
     front = parseYaml(match[1] as string);
   } catch (error) {
-    return { ok: false, problems: [`the frontmatter is not YAML: ${(error as Error).message.split('\n')[0]}`] };
+    return {
+      ok: false,
+      problems: [`the frontmatter is not YAML: ${(error as Error).message.split('\n')[0]}`],
+    };
   }
   if (!front || typeof front !== 'object' || Array.isArray(front))
     return { ok: false, problems: ['the frontmatter is not a mapping'] };
   const record = front as Record<string, unknown>;
   const problems: string[] = [];
-  for (const key of Object.keys(record)) if (!knownKeys.has(key)) problems.push(`unknown frontmatter field '${key}'`);
+  for (const key of Object.keys(record))
+    if (!knownKeys.has(key)) problems.push(`unknown frontmatter field '${key}'`);
   const name = record.name;
   if (typeof name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(name) || name.length > 64)
-    problems.push('name must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one');
+    problems.push(
+      'name must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one',
+    );
   else if (options.directoryName !== undefined && options.directoryName !== name)
     problems.push(`name '${name}' must match its directory '${options.directoryName}'`);
   const description = record.description;
   if (typeof description !== 'string' || description.trim() === '' || description.length > 1024)
     problems.push('description must be 1-1024 characters');
   for (const key of ['license', 'compatibility', 'allowed-tools'] as const)
-    if (record[key] !== undefined && typeof record[key] !== 'string') problems.push(`${key} must be a string`);
-  if (typeof record.compatibility === 'string' && (record.compatibility.length === 0 || record.compatibility.length > 500))
+    if (record[key] !== undefined && typeof record[key] !== 'string')
+      problems.push(`${key} must be a string`);
+  if (
+    typeof record.compatibility === 'string' &&
+    (record.compatibility.length === 0 || record.compatibility.length > 500)
+  )
     problems.push('compatibility must be 1-500 characters');
   const metadata: Record<string, string> = {};
   if (record.metadata !== undefined) {
@@ -81,7 +92,10 @@ export function parseSkillFile(
     name: name as string,
     description: description as string,
     metadata,
-    allowedTools: typeof record['allowed-tools'] === 'string' ? record['allowed-tools'].split(/\s+/).filter((t) => t !== '') : [],
+    allowedTools:
+      typeof record['allowed-tools'] === 'string'
+        ? record['allowed-tools'].split(/\s+/).filter((t) => t !== '')
+        : [],
     body: (match[2] as string).trim(),
   };
   if (typeof record.license === 'string') skill.license = record.license;
@@ -90,7 +104,9 @@ export function parseSkillFile(
 }
 
 /** The flow spec a skill describes (not yet validated as a flow: `defineDomain` does that). */
-export function skillToFlowSpec(skill: SkillFile): { ok: true; spec: FlowSpec } | { ok: false; problems: string[] } {
+export function skillToFlowSpec(
+  skill: SkillFile,
+): { ok: true; spec: FlowSpec } | { ok: false; problems: string[] } {
   const problems: string[] = [];
   const meta = skill.metadata;
   const intent = meta['flowstack-intent'];
@@ -128,10 +144,12 @@ export function skillToFlowSpec(skill: SkillFile): { ok: true; spec: FlowSpec } 
   const criteria = sections[1]?.split(/^##\s/m)[0]?.trim();
   if (criteria) spec.successCriteria = criteria;
   if (complexity) spec.complexity = complexity as 'simple' | 'complex';
-  if (display) spec.display = { type: display[0] as DisplayType, ...(display[1] ? { chartType: display[1] } : {}) };
+  if (display)
+    spec.display = { type: display[0] as DisplayType, ...(display[1] ? { chartType: display[1] } : {}) };
   if (meta['flowstack-fallback']) spec.fallback = meta['flowstack-fallback'];
   if (meta['flowstack-gather-context']) spec.gatherContext = meta['flowstack-gather-context'];
-  if (meta['flowstack-depends-on']) spec.dependsOn = meta['flowstack-depends-on'].split(/\s+/).filter((s) => s !== '');
+  if (meta['flowstack-depends-on'])
+    spec.dependsOn = meta['flowstack-depends-on'].split(/\s+/).filter((s) => s !== '');
   const rest = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('flowstack-')));
   if (Object.keys(rest).length > 0) spec.metadata = rest;
   return { ok: true, spec };

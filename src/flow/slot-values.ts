@@ -48,7 +48,8 @@ export function checkSlotValue(slot: SlotSpec, value: unknown): SlotCheck {
       const checked: string[] = [];
       for (const item of items) {
         const match = slot.options.find((o) => o.toLowerCase() === String(item).trim().toLowerCase());
-        if (!match) return { ok: false, problem: `has '${String(item)}', not one of ${slot.options.join(', ')}` };
+        if (!match)
+          return { ok: false, problem: `has '${String(item)}', not one of ${slot.options.join(', ')}` };
         if (!checked.includes(match)) checked.push(match);
       }
       return { ok: true, value: checked };
@@ -60,7 +61,8 @@ export function checkSlotValue(slot: SlotSpec, value: unknown): SlotCheck {
     case 'free-text':
       return typeof value === 'string' ? { ok: true, value } : { ok: false, problem: 'is not text' };
     default: {
-      if (typeof value !== 'string' && typeof value !== 'number') return { ok: false, problem: 'is not text' };
+      if (typeof value !== 'string' && typeof value !== 'number')
+        return { ok: false, problem: 'is not text' };
       return checkPattern(slot, String(value).trim());
     }
   }

@@ -36,7 +36,9 @@ export function compileHistory(
 ): string {
   const window = recentWindow(messages, options.turns ?? defaultHistoryTurns);
   const agent = options.agentName ?? 'Agent';
-  const lines = window.map((m) => `${m.role === 'user' ? 'User' : agent}: ${m.text.replace(/\s+/g, ' ').trim()}`);
+  const lines = window.map(
+    (m) => `${m.role === 'user' ? 'User' : agent}: ${m.text.replace(/\s+/g, ' ').trim()}`,
+  );
   const max = options.maxChars ?? 4_000;
   const kept: string[] = [];
   let size = 0;

@@ -26,7 +26,10 @@ export function writeScratchpad(
   options: { maxEntries?: number } = {},
 ): ScratchpadEntry[] {
   const max = options.maxEntries ?? defaultScratchpadSize;
-  const text = write.text.length > maxScratchpadTextChars ? `${write.text.slice(0, maxScratchpadTextChars)}…` : write.text;
+  const text =
+    write.text.length > maxScratchpadTextChars
+      ? `${write.text.slice(0, maxScratchpadTextChars)}…`
+      : write.text;
   const key = write.key ?? `${write.source}:${write.time}:${entries.length}`;
   const kept = entries.filter((e) => e.key !== key);
   return [...kept, { key, text, source: write.source, time: write.time }].slice(-max);

@@ -22,12 +22,18 @@ const patterns: Array<[Exclude<BuiltInFastPath, 'confirm'>, RegExp]> = [
     'greeting',
     /^(?:hi|hello|hey|hiya|howdy|greetings|good (?:morning|afternoon|evening))(?: there)?[.!,]*(?: how are you\??)?$/i,
   ],
-  ['thanks', /^(?:thanks|thank you|thx|ty|cheers|many thanks|much appreciated)(?: (?:a lot|so much|very much))?[.!]*$/i],
+  [
+    'thanks',
+    /^(?:thanks|thank you|thx|ty|cheers|many thanks|much appreciated)(?: (?:a lot|so much|very much))?[.!]*$/i,
+  ],
   ['help', /^(?:help|help me|\?|what can you do|what do you do|how can you help(?: me)?)[.!?]*$/i],
 ];
 
 /** The built-in fast path a message takes, if any. `confirming` says a confirmation is pending. */
-export function matchBuiltInFastPath(text: string, options: { confirming: boolean }): BuiltInDecision | undefined {
+export function matchBuiltInFastPath(
+  text: string,
+  options: { confirming: boolean },
+): BuiltInDecision | undefined {
   const trimmed = text.trim();
   if (options.confirming) {
     const answer = parseYesNo(trimmed);

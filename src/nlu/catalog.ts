@@ -12,7 +12,10 @@ export function describeCatalog(flows: readonly FlowSpec[]): string {
   return flows
     .map((f) => {
       const slots = f.slots
-        .map((s) => `${s.name} (${s.type}${s.options ? `: ${s.options.join('|')}` : s.entities ? `: ${s.entities.join('|')}` : ''})`)
+        .map(
+          (s) =>
+            `${s.name} (${s.type}${s.options ? `: ${s.options.join('|')}` : s.entities ? `: ${s.entities.join('|')}` : ''})`,
+        )
         .join(', ');
       return `- ${f.name} [${f.intent}]: ${f.description}${slots ? ` Slots: ${slots}.` : ''}`;
     })
@@ -25,10 +28,15 @@ export function parseFlowChoice(
   names: readonly string[],
 ): { flow: string; slots: Record<string, unknown> } | undefined {
   try {
-    const value = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { flow?: unknown; slots?: unknown };
+    const value = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as {
+      flow?: unknown;
+      slots?: unknown;
+    };
     if (typeof value.flow !== 'string' || !names.includes(value.flow)) return undefined;
     const slots =
-      value.slots && typeof value.slots === 'object' && !Array.isArray(value.slots) ? (value.slots as Record<string, unknown>) : {};
+      value.slots && typeof value.slots === 'object' && !Array.isArray(value.slots)
+        ? (value.slots as Record<string, unknown>)
+        : {};
     return { flow: value.flow, slots };
   } catch {
     return undefined;

@@ -43,7 +43,10 @@ export async function contemplate(options: {
   const response = await callModel({
     model: options.model,
     prompt: [
-      { role: 'system', content: composePrompt({ persona: options.persona ?? 'You route messages for an assistant.', task }) },
+      {
+        role: 'system',
+        content: composePrompt({ persona: options.persona ?? 'You route messages for an assistant.', task }),
+      },
       ...options.context,
     ],
     phase: 'contemplate',
@@ -51,7 +54,11 @@ export async function contemplate(options: {
     responseFormat: {
       type: 'json',
       name: 'contemplation',
-      schema: { type: 'object', properties: { flow: { type: 'string', enum: names }, slots: { type: 'object' } }, required: ['flow'] },
+      schema: {
+        type: 'object',
+        properties: { flow: { type: 'string', enum: names }, slots: { type: 'object' } },
+        required: ['flow'],
+      },
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -14,9 +14,15 @@ export function decideRoute(options: {
   flows: ReadonlyMap<string, FlowSpec>;
   pending?: PendingQuestion;
 }): Decision | undefined {
-  const builtIn = matchBuiltInFastPath(options.text, { confirming: options.pending?.kind === 'confirmation' });
+  const builtIn = matchBuiltInFastPath(options.text, {
+    confirming: options.pending?.kind === 'confirmation',
+  });
   if (builtIn) return { kind: 'built-in', ...builtIn };
   const route = matchFastPath(options.rules, options.text);
   if (!route || !options.flows.has(route.flow)) return undefined;
-  return { kind: 'route', ...route, strategy: route.strategy ?? strategyOf(options.flows.get(route.flow)?.intent) };
+  return {
+    kind: 'route',
+    ...route,
+    strategy: route.strategy ?? strategyOf(options.flows.get(route.flow)?.intent),
+  };
 }

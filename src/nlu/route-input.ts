@@ -19,7 +19,9 @@ export async function routeInput(options: RouteInputOptions): Promise<Decision> 
   const route = await predictFlow({
     ...options,
     flows: [...options.flows.values()],
-    ...(options.pending && options.pending.kind !== 'confirmation' ? { pendingQuestion: options.pending.question } : {}),
+    ...(options.pending && options.pending.kind !== 'confirmation'
+      ? { pendingQuestion: options.pending.question }
+      : {}),
   });
   return { kind: 'route', ...route };
 }

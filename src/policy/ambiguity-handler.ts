@@ -26,13 +26,21 @@ export function declareAmbiguity(declaration: AmbiguityDeclaration): PendingQues
     case 'partial': {
       const names = declaration.group.map((s) => `the ${s.description.toLowerCase()}`).join(' or ');
       const first = declaration.group[0] as SlotSpec;
-      return { kind: 'slot', flowId: flow.id, slot: first.name, question: `Please tell me ${names}.`, level: 'partial' };
+      return {
+        kind: 'slot',
+        flowId: flow.id,
+        slot: first.name,
+        question: `Please tell me ${names}.`,
+        level: 'partial',
+      };
     }
     case 'specific': {
       const { slot } = declaration;
       const options = slot.options ?? slot.entities;
       const base = slot.question ?? `Which ${slot.description.toLowerCase()} should I use?`;
-      const prefix = declaration.problem ? `That ${slot.description.toLowerCase()} ${declaration.problem}. ` : '';
+      const prefix = declaration.problem
+        ? `That ${slot.description.toLowerCase()} ${declaration.problem}. `
+        : '';
       const question: PendingQuestion = {
         kind: 'slot',
         flowId: flow.id,
@@ -80,7 +88,11 @@ export function resolveAmbiguity(options: {
   if (pending.kind === 'clarification') return { kind: 'clarified', text };
   if (pending.kind === 'confirmation') {
     const answer = parseYesNo(text);
-    return answer === 'yes' ? { kind: 'confirmed' } : answer === 'no' ? { kind: 'declined' } : { kind: 'unanswered' };
+    return answer === 'yes'
+      ? { kind: 'confirmed' }
+      : answer === 'no'
+        ? { kind: 'declined' }
+        : { kind: 'unanswered' };
   }
   const slot = spec?.slots.find((s) => s.name === pending.slot);
   if (!spec || !slot || !flow) return { kind: 'unanswered' };
@@ -96,11 +108,17 @@ export function resolveAmbiguity(options: {
   const check = checkSlotValue(slot, text);
   return {
     kind: 'invalid',
-    question: declareAmbiguity({ level: 'specific', flow, slot, problem: check.ok ? 'is not valid' : check.problem }),
+    question: declareAmbiguity({
+      level: 'specific',
+      flow,
+      slot,
+      problem: check.ok ? 'is not valid' : check.problem,
+    }),
   };
 }
 
-const yes = /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b[.! ]*$/i;
+const yes =
+  /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b[.! ]*$/i;
 const no = /^(?:n|no|nope|nah|don'?t|do not|stop|cancel|abort|reject(?:ed)?|deny|denied)\b[.! ]*$/i;
 
 /** A clear yes or no, or `undefined` when the text is neither. */

@@ -56,14 +56,20 @@ export function checkFlow(options: {
     return { ...empty, problems: [{ check: 'active-flow', message }] };
   }
   if (!definition)
-    return { ...empty, problems: [{ check: 'policy-registered', message: `No policy is registered for flow '${flow.name}'.` }] };
+    return {
+      ...empty,
+      problems: [{ check: 'policy-registered', message: `No policy is registered for flow '${flow.name}'.` }],
+    };
   const problems: CheckProblem[] = [];
   const own: ToolDefinition[] = [];
   const gated: string[] = [];
   for (const name of definition.tools) {
     const tool = tools.get(name);
     if (!tool) {
-      problems.push({ check: 'tools-valid', message: `Flow '${definition.name}' names tool '${name}', which is not registered.` });
+      problems.push({
+        check: 'tools-valid',
+        message: `Flow '${definition.name}' names tool '${name}', which is not registered.`,
+      });
       continue;
     }
     if (!tool.inputSchema || (typeof tool.inputSchema !== 'object' && typeof tool.inputSchema !== 'boolean'))

@@ -57,7 +57,10 @@ export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[
     execute: ({ operation, key, text, limit }) => {
       if (operation === 'read_preferences') return { preferences: workspace.preferences };
       if (operation === 'read_scratchpad') {
-        const read = readScratchpad(workspace.scratchpad, { ...(key ? { keys: [key] } : {}), limit: limit ?? 10 });
+        const read = readScratchpad(workspace.scratchpad, {
+          ...(key ? { keys: [key] } : {}),
+          limit: limit ?? 10,
+        });
         workspace.scratchpad.splice(0, workspace.scratchpad.length, ...read.entries);
         return { entries: read.found.map((e) => ({ key: e.key, text: e.text, source: e.source })) };
       }

@@ -41,8 +41,20 @@ export type FlowExecution = ExecutionBase &
   (
     | { kind: 'blocked'; problems: CheckProblem[] }
     | { kind: 'ask'; question: PendingQuestion }
-    | { kind: 'completed'; outcome: Extract<SkillOutcome, { outcome: 'success' }>; frame?: CreatedFrame; text?: string; verify: VerifyProblem[]; schedule: InternalFlowRequest[] }
-    | { kind: 'failed'; outcome: Extract<SkillOutcome, { outcome: 'failure' }>; frame?: CreatedFrame; text?: string }
+    | {
+        kind: 'completed';
+        outcome: Extract<SkillOutcome, { outcome: 'success' }>;
+        frame?: CreatedFrame;
+        text?: string;
+        verify: VerifyProblem[];
+        schedule: InternalFlowRequest[];
+      }
+    | {
+        kind: 'failed';
+        outcome: Extract<SkillOutcome, { outcome: 'failure' }>;
+        frame?: CreatedFrame;
+        text?: string;
+      }
     | { kind: 'uncertain'; outcome: Extract<SkillOutcome, { outcome: 'uncertain' }> }
     | { kind: 'suspended'; outcome: Extract<SkillOutcome, { outcome: 'suspended' }> }
     | { kind: 'fallback'; target: FallbackTarget; outcome: SkillOutcome }
@@ -75,8 +87,19 @@ export interface ExecuteFlowOptions {
 export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExecution> {
   let state = options.state;
   const flow0 = state.stack.at(-1);
-  const check = checkFlow({ flow: flow0, stack: state.stack, definition: options.definition, tools: options.tools });
-  const base: ExecutionBase = { state, scratchpad: [...options.scratchpad], events: [], filled: [], gated: check.gated };
+  const check = checkFlow({
+    flow: flow0,
+    stack: state.stack,
+    definition: options.definition,
+    tools: options.tools,
+  });
+  const base: ExecutionBase = {
+    state,
+    scratchpad: [...options.scratchpad],
+    events: [],
+    filled: [],
+    gated: check.gated,
+  };
   const blocked = (problems: CheckProblem[]): FlowExecution => ({
     ...base,
     state: transitionDialogue(state, { type: 'set-flags', flags: { hasIssues: true } }),
@@ -88,7 +111,10 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
   const review = await reviewSlots({
     definition,
     flow: flow0,
-    hasContext: options.history.length > 1 || options.scratchpad.length > 0 || Object.keys(options.preferences).length > 0,
+    hasContext:
+      options.history.length > 1 ||
+      options.scratchpad.length > 0 ||
+      Object.keys(options.preferences).length > 0,
     fill: {
       model: options.model,
       context: options.context,
@@ -110,7 +136,11 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
   if (slotProblems.length > 0) return blocked(slotProblems);
   const needsApproval = [...check.tools.values()].some((t) => t.requiresApproval);
   if (needsApproval && flow.confirmed !== stableHash(flow.slots))
-    return { ...base, kind: 'ask', question: declareAmbiguity({ level: 'confirmation', flow, spec: definition }) };
+    return {
+      ...base,
+      kind: 'ask',
+      question: declareAmbiguity({ level: 'confirmation', flow, spec: definition }),
+    };
 
   const workspace = {
     history: options.history,
@@ -169,7 +199,16 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
       ...(processed.text !== undefined ? { text: processed.text } : {}),
     };
   }
-  return complete({ options, state, flow, definition, outcome, processed, after, written: workspace.written.length > 0 });
+  return complete({
+    options,
+    state,
+    flow,
+    definition,
+    outcome,
+    processed,
+    after,
+    written: workspace.written.length > 0,
+  });
 }
 
 function complete(input: {
@@ -188,16 +227,26 @@ function complete(input: {
   const effects = definition.hooks.afterComplete?.({ flow, data: outcome.data });
   if (effects?.slots) state = replaceSlots(state, flow.id, effects.slots);
   if (effects?.flags) state = transitionDialogue(state, { type: 'set-flags', flags: effects.flags });
-  state = transitionDialogue(state, { type: 'complete', result: processed.frame?.frame ?? processed.scratchpadText ?? processed.text });
+  state = transitionDialogue(state, {
+    type: 'complete',
+    result: processed.frame?.frame ?? processed.scratchpadText ?? processed.text,
+  });
   let scratchpad = after.scratchpad;
   const now = options.batch.clock.now();
   const write = (key: string, text: string) => {
-    scratchpad = writeScratchpad(scratchpad, { key, text, source: flow.name, time: now }, { maxEntries: options.maxScratchpadEntries });
+    scratchpad = writeScratchpad(
+      scratchpad,
+      { key, text, source: flow.name, time: now },
+      { maxEntries: options.maxScratchpadEntries },
+    );
   };
   if (processed.scratchpadText !== undefined) write(`${flow.id}:result`, processed.scratchpadText);
-  summarizeCompletion({ spec: definition, flow, data: outcome.data, skillEntries: outcome.scratchpadEntries }).forEach(
-    (text, index) => write(`${flow.id}:summary:${index + 1}`, text),
-  );
+  summarizeCompletion({
+    spec: definition,
+    flow,
+    data: outcome.data,
+    skillEntries: outcome.scratchpadEntries,
+  }).forEach((text, index) => write(`${flow.id}:summary:${index + 1}`, text));
   const verify = verifyFlow({
     before,
     after: state,

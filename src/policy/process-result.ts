@@ -29,7 +29,12 @@ export function processResult(options: {
   if (outcome.outcome === 'failure') {
     const text = `I could not finish "${spec.description.replace(/\.$/, '')}": ${outcome.message}`;
     const partial = outcome.partialData;
-    if (!isDomainIntent(spec.intent) || partial === null || partial === undefined || typeof partial !== 'object')
+    if (
+      !isDomainIntent(spec.intent) ||
+      partial === null ||
+      partial === undefined ||
+      typeof partial !== 'object'
+    )
       return spec.intent === 'internal' ? {} : { text };
     const frame = createDisplayFrame({
       spec,

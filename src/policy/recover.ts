@@ -10,9 +10,7 @@ import { declareAmbiguity } from './ambiguity-handler.js';
 /** Flow-level retries of a skill before escalating (DESIGN.md §5). */
 export const maxFlowRetries = 1;
 
-export type RecoveryReason =
-  | { kind: 'uncertain'; reason: string }
-  | { kind: 'verify'; problems: string[] };
+export type RecoveryReason = { kind: 'uncertain'; reason: string } | { kind: 'verify'; problems: string[] };
 
 export type RecoveryAction =
   | { action: 'retry'; guidance: string }
@@ -29,12 +27,23 @@ export function recover(options: {
 }): RecoveryAction {
   const { flow, spec, reason } = options;
   const spent = new Set(flow.recovery ?? []);
-  const why = reason.kind === 'uncertain' ? reason.reason : `the result failed verification: ${reason.problems.join(' ')}`;
+  const why =
+    reason.kind === 'uncertain'
+      ? reason.reason
+      : `the result failed verification: ${reason.problems.join(' ')}`;
   if (flow.retries < maxFlowRetries)
-    return { action: 'retry', guidance: `A previous attempt could not finish (${why}). Check the scratchpad and try again.` };
-  if (spec.gatherContext && !spent.has('gather-context')) return { action: 'gather-context', flow: spec.gatherContext };
+    return {
+      action: 'retry',
+      guidance: `A previous attempt could not finish (${why}). Check the scratchpad and try again.`,
+    };
+  if (spec.gatherContext && !spent.has('gather-context'))
+    return { action: 'gather-context', flow: spec.gatherContext };
   if (!spent.has('contemplate') && options.canContemplate !== false)
-    return { action: 'contemplate', exclude: spec.name, ...(spec.fallback ? { preferred: spec.fallback } : {}) };
+    return {
+      action: 'contemplate',
+      exclude: spec.name,
+      ...(spec.fallback ? { preferred: spec.fallback } : {}),
+    };
   const question =
     reason.kind === 'uncertain'
       ? reason.reason

@@ -3,8 +3,14 @@
  * fill them from the recent conversation and memory (phase `fill-slots`); whatever is still missing
  * becomes an ambiguity — a question for the user — and the skill does not run.
  */
-import { type FillSlotValuesOptions, type FlowDefinition, missingRequiredSlots, unsatisfiedElectiveGroups } from '../flow/index.js';
+
 import { ModelError } from '../errors/index.js';
+import {
+  type FillSlotValuesOptions,
+  type FlowDefinition,
+  missingRequiredSlots,
+  unsatisfiedElectiveGroups,
+} from '../flow/index.js';
 import type { FlowInstance, PendingQuestion } from '../spec/index.js';
 import { declareAmbiguity } from './ambiguity-handler.js';
 
@@ -54,6 +60,7 @@ export async function reviewSlots(options: {
     return { flow, filled, question, consultedModel };
   }
   const group = unsatisfiedElectiveGroups(definition, flow)[0];
-  if (group) return { flow, filled, question: declareAmbiguity({ level: 'partial', flow, group }), consultedModel };
+  if (group)
+    return { flow, filled, question: declareAmbiguity({ level: 'partial', flow, group }), consultedModel };
   return { flow, filled, consultedModel };
 }

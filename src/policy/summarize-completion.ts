@@ -16,7 +16,10 @@ export function summarizeCompletion(options: {
   skillEntries: readonly string[];
 }): string[] {
   const { spec, flow, data } = options;
-  const summaries = options.skillEntries.map((e) => e.trim()).filter((e) => e !== '').slice(0, maxCompletionSummaries);
+  const summaries = options.skillEntries
+    .map((e) => e.trim())
+    .filter((e) => e !== '')
+    .slice(0, maxCompletionSummaries);
   const slots = Object.entries(flow.slots)
     .filter(([, v]) => v !== undefined)
     .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`);
@@ -35,8 +38,13 @@ export function summarizeCompletion(options: {
 }
 
 function describeShape(data: unknown): string | undefined {
-  const record = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-  const rows = Array.isArray(data) ? data : Array.isArray(record?.rows) ? (record?.rows as unknown[]) : undefined;
+  const record =
+    data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  const rows = Array.isArray(data)
+    ? data
+    : Array.isArray(record?.rows)
+      ? (record?.rows as unknown[])
+      : undefined;
   if (rows) {
     const first = rows[0];
     const columns = first && typeof first === 'object' ? Object.keys(first as object) : [];

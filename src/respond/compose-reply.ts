@@ -18,9 +18,14 @@ export interface ComposedReply {
 }
 
 export function composeReply(parts: readonly ReplyPart[], question?: string): ComposedReply {
-  const texts = parts.filter((p) => !p.silent).map((p) => p.text.trim()).filter((t) => t !== '');
+  const texts = parts
+    .filter((p) => !p.silent)
+    .map((p) => p.text.trim())
+    .filter((t) => t !== '');
   const frames = parts.flatMap((p) => (p.frame ? [p.frame] : []));
-  const warnings = frames.flatMap((f) => (f.warning && !texts.some((t) => t.includes(f.warning as string)) ? [f.warning] : []));
+  const warnings = frames.flatMap((f) =>
+    f.warning && !texts.some((t) => t.includes(f.warning as string)) ? [f.warning] : [],
+  );
   const ordered = question ? [question, ...texts, ...warnings] : [...texts, ...warnings];
   return { text: ordered.join('\n\n'), frames };
 }

@@ -46,8 +46,13 @@ export function createDisplayFrame(options: {
 }): CreatedFrame | undefined {
   const { spec, data } = options;
   const pageRows = options.pageRows ?? defaultFramePageRows;
-  const record = data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
-  const rows = Array.isArray(data) ? data : Array.isArray(record?.rows) ? (record.rows as unknown[]) : undefined;
+  const record =
+    data && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : undefined;
+  const rows = Array.isArray(data)
+    ? data
+    : Array.isArray(record?.rows)
+      ? (record.rows as unknown[])
+      : undefined;
   const base: Partial<DisplayFrame> = {};
   if (typeof record?.source === 'string') base.source = record.source;
   if (typeof record?.title === 'string') base.displayName = record.title;

@@ -33,7 +33,12 @@ export async function readTablePage(options: {
     if (row.kind !== 'frame') continue;
     const table = JSON.parse(row.data) as Partial<StoredTable>;
     if (table.tableId !== options.tableId || !Array.isArray(table.rows)) continue;
-    return { tableId: options.tableId, offset, rows: table.rows.slice(offset, offset + limit), totalRows: table.rows.length };
+    return {
+      tableId: options.tableId,
+      offset,
+      rows: table.rows.slice(offset, offset + limit),
+      totalRows: table.rows.length,
+    };
   }
   return undefined;
 }

@@ -15,6 +15,7 @@ export type ObservationType =
   | 'tool-execution'
   | 'synthesis'
   | 'clarification'
+  | 'recovery'
   | 'suspended'
   | 'resumed'
   | 'final-response'

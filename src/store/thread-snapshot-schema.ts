@@ -25,7 +25,12 @@ const flagsSchema = z.strictObject({
 });
 
 const dialogueChangeSchema = z.discriminatedUnion('op', [
-  z.strictObject({ op: z.literal('push'), flowId: z.string(), name: z.string(), planId: z.string().optional() }),
+  z.strictObject({
+    op: z.literal('push'),
+    flowId: z.string(),
+    name: z.string(),
+    planId: z.string().optional(),
+  }),
   z.strictObject({ op: z.literal('pop'), flowId: z.string(), name: z.string(), status: flowStatusSchema }),
   z.strictObject({
     op: z.literal('status'),
@@ -89,7 +94,9 @@ export const threadSnapshotSchema = z.strictObject({
   preferences: z.record(z.string(), z.unknown()).optional(),
   background: z.array(flowInstanceSchema).optional(),
   diffs: z
-    .array(z.strictObject({ turn: z.number().int(), turnId: z.string(), changes: z.array(dialogueChangeSchema) }))
+    .array(
+      z.strictObject({ turn: z.number().int(), turnId: z.string(), changes: z.array(dialogueChangeSchema) }),
+    )
     .optional(),
   extensions: z.record(z.string(), z.unknown()),
 });

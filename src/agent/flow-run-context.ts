@@ -1,0 +1,94 @@
+/**
+ * What the execution phase of a turn shares between the user-facing loop and the background runner.
+ */
+import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { DialogueState, FlowDefinition } from '../flow/index.js';
+import type { SkillLoopEvent } from '../loop/index.js';
+import type { HistoryMessage } from '../memory/index.js';
+import type { ExecuteFlowOptions } from '../policy/index.js';
+import type { FlowInstance, ScratchpadEntry } from '../spec/index.js';
+import type { ToolBatchContext, ToolSet } from '../tool/index.js';
+import type { IdGenerator } from '../util/index.js';
+import type { AgentLimits } from './agent-types.js';
+import { observe, record, type TurnState } from './turn-state.js';
+
+export interface RunFlowsOptions {
+  turn: TurnState;
+  flows: ReadonlyMap<string, FlowDefinition>;
+  tools: ToolSet;
+  model: LanguageModelV3;
+  persona: string;
+  domain?: string;
+  context: LanguageModelV3Prompt;
+  /** The conversation so far including the current message, oldest first. */
+  history?: readonly HistoryMessage[];
+  /** The agent's default preferences (the thread's own override them). */
+  preferences?: Readonly<Record<string, unknown>>;
+  batch: Omit<ToolBatchContext, 'tools'>;
+  limits: AgentLimits;
+  ids?: IdGenerator;
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+/** The options of `executeFlow` that do not depend on the flow being run. */
+export function executionOptions(
+  options: RunFlowsOptions,
+  input: {
+    state: DialogueState;
+    flow: FlowInstance;
+    scratchpad: readonly ScratchpadEntry[];
+    guidance?: string;
+  },
+): ExecuteFlowOptions {
+  const definition = options.flows.get(input.flow.name);
+  const ids = options.ids;
+  let tables = 0;
+  return {
+    state: input.state,
+    definition,
+    tools: options.tools,
+    model: options.model,
+    persona: options.persona,
+    ...(options.domain ? { domain: options.domain } : {}),
+    context: options.context,
+    history: options.history ?? [],
+    scratchpad: input.scratchpad,
+    preferences: { ...options.preferences, ...options.turn.snapshot.preferences },
+    previous: options.turn.finished ?? [],
+    batch: options.batch,
+    maxIterations:
+      definition?.complexity === 'complex'
+        ? options.limits.maxSkillIterationsComplex
+        : options.limits.maxSkillIterations,
+    maxScratchpadEntries: options.limits.maxScratchpadEntries,
+    nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
+    ...(input.guidance ? { guidance: input.guidance } : {}),
+    ...(options.stream ? { stream: true } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  };
+}
+
+/** Records a skill run's tool calls and results as history rows and observations linked to the flow. */
+export function recordLoopEvents(turn: TurnState, flowId: string, events: readonly SkillLoopEvent[]): void {
+  for (const event of events) {
+    if (event.type === 'tool-call') {
+      record(turn, 'tool-call', {
+        flowId,
+        callId: event.callId,
+        toolName: event.toolName,
+        input: event.input,
+      });
+      observe(turn, 'tool-call', { callId: event.callId, toolName: event.toolName }, flowId);
+    } else if (event.type === 'tool-result') {
+      const { result } = event;
+      record(turn, 'tool-result', { flowId, ...result });
+      observe(
+        turn,
+        'tool-execution',
+        { callId: result.callId, toolName: result.toolName, status: result.status },
+        flowId,
+      );
+    } else observe(turn, 'thoughts', { text: event.text }, flowId);
+  }
+}
