@@ -83,7 +83,7 @@ export function validateDomain(options: DomainOptions): string[] {
     }
     for (const dependency of flow.dependsOn ?? []) {
       const found = names.get(dependency);
-      if (!found || found.intent !== 'internal')
+      if (found?.intent !== 'internal')
         problems.push(`flow '${flow.name}': dependsOn names '${dependency}', which is not an internal flow`);
     }
   }

@@ -101,7 +101,7 @@ function checkRange(slot: SlotSpec, value: unknown): SlotCheck {
     const parts = value.split(/\s*(?:\.\.|–|\bto\b|-(?=\s*\d{1,}(?:\D|$)))\s*/);
     if (parts.length === 2) pair = parts;
   }
-  if (!pair || pair.length !== 2 || !hasValue(pair[0]) || !hasValue(pair[1]))
+  if (pair?.length !== 2 || !hasValue(pair[0]) || !hasValue(pair[1]))
     return { ok: false, problem: 'is not a [from, to] range' };
   const numbers = pair.map((p) => (typeof p === 'number' ? p : Number(String(p).trim())));
   if (numbers.every(Number.isFinite)) {

@@ -47,7 +47,7 @@ export function checkFlow(options: {
   const { flow, definition, tools } = options;
   const empty: FlowCheck = { problems: [], tools: new Map(), gated: [] };
   const active = options.stack.filter((f) => f.status === 'active');
-  if (!flow || flow.status !== 'active' || options.stack.at(-1)?.id !== flow.id || active.length !== 1) {
+  if (flow?.status !== 'active' || options.stack.at(-1)?.id !== flow.id || active.length !== 1) {
     const message = !flow
       ? 'No flow is active on the stack.'
       : active.length > 1

@@ -241,12 +241,13 @@ function complete(input: {
     );
   };
   if (processed.scratchpadText !== undefined) write(`${flow.id}:result`, processed.scratchpadText);
-  summarizeCompletion({
+  const summaries = summarizeCompletion({
     spec: definition,
     flow,
     data: outcome.data,
     skillEntries: outcome.scratchpadEntries,
-  }).forEach((text, index) => write(`${flow.id}:summary:${index + 1}`, text));
+  });
+  for (const [index, text] of summaries.entries()) write(`${flow.id}:summary:${index + 1}`, text);
   const verify = verifyFlow({
     before,
     after: state,
