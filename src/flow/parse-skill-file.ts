@@ -146,10 +146,15 @@ export function skillToFlowSpec(
   if (complexity) spec.complexity = complexity as 'simple' | 'complex';
   if (display)
     spec.display = { type: display[0] as DisplayType, ...(display[1] ? { chartType: display[1] } : {}) };
-  if (meta['flowstack-fallback']) spec.fallback = meta['flowstack-fallback'];
-  if (meta['flowstack-gather-context']) spec.gatherContext = meta['flowstack-gather-context'];
+  // Other skills are named as in their frontmatter (kebab-case) or as flows (snake_case).
+  const flowName = (name: string) => name.trim().replaceAll('-', '_');
+  if (meta['flowstack-fallback']) spec.fallback = flowName(meta['flowstack-fallback']);
+  if (meta['flowstack-gather-context']) spec.gatherContext = flowName(meta['flowstack-gather-context']);
   if (meta['flowstack-depends-on'])
-    spec.dependsOn = meta['flowstack-depends-on'].split(/\s+/).filter((s) => s !== '');
+    spec.dependsOn = meta['flowstack-depends-on']
+      .split(/\s+/)
+      .filter((s) => s !== '')
+      .map(flowName);
   const rest = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('flowstack-')));
   if (Object.keys(rest).length > 0) spec.metadata = rest;
   return { ok: true, spec };
