@@ -21,7 +21,7 @@ import { resolveAmbiguity } from '../policy/index.js';
 import type { PendingQuestion } from '../spec/index.js';
 import type { IdGenerator } from '../util/index.js';
 import { stableHash } from '../util/index.js';
-import { applyDialogue, dialogueOf } from './dialogue-of.js';
+import { commitDialogue, dialogueOf } from './dialogue-of.js';
 import { observe, type TurnState } from './turn-state.js';
 
 export interface RouteTurnOptions {
@@ -109,8 +109,8 @@ function answerPending(
     (constrainedTypes.has(slot.type) || (slot.type === 'entity' && slot.entities !== undefined));
   if (resolution.kind === 'fill' && (short || constrained || confirmedByModel)) {
     delete snapshot.pending;
-    applyDialogue(
-      snapshot,
+    commitDialogue(
+      turn,
       transitionDialogue(dialogueOf(snapshot), {
         type: 'fill-slots',
         flowId: flow.id,
@@ -129,8 +129,8 @@ function answerPending(
     const filled = spec.fillSlotsByLabel(flow, { [pending.slot]: labels[pending.slot] });
     if (filled.rejected.length === 0) {
       delete snapshot.pending;
-      applyDialogue(
-        snapshot,
+      commitDialogue(
+        turn,
         transitionDialogue(dialogueOf(snapshot), {
           type: 'fill-slots',
           flowId: flow.id,
@@ -194,8 +194,8 @@ function applyBuiltIn(
       delete snapshot.pending;
       if (!flow) return;
       if (decision.answer === 'yes') {
-        applyDialogue(
-          snapshot,
+        commitDialogue(
+          turn,
           transitionDialogue(dialogueOf(snapshot), {
             type: 'confirm',
             flowId: flow.id,
@@ -204,10 +204,7 @@ function applyBuiltIn(
         );
         return;
       }
-      applyDialogue(
-        snapshot,
-        transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: flow.id }),
-      );
+      commitDialogue(turn, transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: flow.id }));
       turn.replyParts.push({ text: `All right, I will not ${describe(options, flow.name)}.` });
       return;
     }
@@ -217,8 +214,8 @@ function applyBuiltIn(
         turn.replyParts.push({ text: 'There is nothing to cancel.' });
         return;
       }
-      applyDialogue(
-        snapshot,
+      commitDialogue(
+        turn,
         transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: active.id }),
       );
       turn.replyParts.push({ text: `Cancelled: ${describe(options, active.name)}.` });
@@ -268,8 +265,8 @@ function pushRoute(
   );
   const before = new Set(snapshot.stack.map((f) => f.id));
   try {
-    applyDialogue(
-      snapshot,
+    commitDialogue(
+      turn,
       transitionDialogue(
         dialogueOf(snapshot),
         { type: 'push', flow, intent: definition.intent },

@@ -8,7 +8,6 @@
 import {
   activeFlow,
   checkDialogueInvariants,
-  diffDialogue,
   type FlowDefinition,
   isOpen,
   toBackgroundFlows,
@@ -17,7 +16,7 @@ import {
 import { contemplate } from '../nlu/index.js';
 import { executeFlow, type FlowExecution, type RecoveryReason, recover } from '../policy/index.js';
 import type { FlowInstance } from '../spec/index.js';
-import { applyDialogue, dialogueOf } from './dialogue-of.js';
+import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
 import { type BackgroundRunner, createBackgroundRunner } from './run-background-flows.js';
 import { observe, record, type TurnState } from './turn-state.js';
@@ -77,7 +76,7 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
   );
   recordLoopEvents(turn, flow.id, execution.events);
   snapshot.scratchpad = execution.scratchpad;
-  applyDialogue(snapshot, execution.state);
+  commitDialogue(turn, execution.state);
   if (execution.filled.length > 0)
     observe(turn, 'intent', { source: 'fill-slots', flow: flow.name, filled: execution.filled }, flow.id);
   const definition = options.flows.get(flow.name) as FlowDefinition;
@@ -214,17 +213,25 @@ function completeFlow(
 /** Puts right what `verify()` found, so a broken hook never leaves a broken thread. */
 function repair(turn: TurnState, flow: FlowInstance, before: FlowInstance, check: string): void {
   const snapshot = turn.snapshot;
-  if (check === 'slots-intact')
+  if (check === 'slots-intact') {
     snapshot.stack = snapshot.stack.map((f) =>
       f.id === flow.id ? { ...f, slots: { ...before.slots, ...definedOnly(f.slots) } } : f,
     );
-  else if (check === 'no-duplicates') {
+    noteDialogue(turn);
+  } else if (check === 'no-duplicates') {
     const seen = new Set<string>();
     for (const f of [...snapshot.stack].reverse()) {
       if (!isOpen(f)) continue;
       const key = `${f.name}\u0000${f.planId ?? ''}`;
       if (seen.has(key)) update(turn, { type: 'invalidate', flowId: f.id });
       seen.add(key);
+    }
+  } else if (check === 'dialogue-state') {
+    // Sub-flows whose plan is gone or Invalid can never finish: they go too (invariant 3).
+    for (const f of snapshot.stack) {
+      if (f.planId === undefined || f.planId === f.id || !isOpen(f)) continue;
+      const owner = snapshot.stack.find((o) => o.id === f.planId);
+      if (!owner || owner.status === 'invalid') update(turn, { type: 'invalidate', flowId: f.id });
     }
   } else if (check === 'flags-coherent') {
     const others = snapshot.stack.some((f) => f.id !== flow.id && isOpen(f));
@@ -370,9 +377,8 @@ function finishTurn(turn: TurnState): void {
   if (snapshot.background?.some((f) => !isOpen(f))) snapshot.background = snapshot.background.filter(isOpen);
   const problems = checkDialogueInvariants(dialogueOf(snapshot), { turnEnd: true });
   if (problems.length > 0) observe(turn, 'error', { phase: 'invariants', problems });
-  const start = turn.dialogueStart;
-  if (!start) return;
-  const changes = diffDialogue(start, dialogueOf(snapshot));
+  noteDialogue(turn);
+  const changes = turn.changes ?? [];
   if (changes.length === 0) return;
   snapshot.diffs = [
     ...(snapshot.diffs ?? []),
@@ -381,7 +387,7 @@ function finishTurn(turn: TurnState): void {
 }
 
 function update(turn: TurnState, event: Parameters<typeof transitionDialogue>[1]): void {
-  applyDialogue(turn.snapshot, transitionDialogue(dialogueOf(turn.snapshot), event));
+  commitDialogue(turn, transitionDialogue(dialogueOf(turn.snapshot), event));
 }
 
 function recordFrame(

@@ -6,6 +6,7 @@
 import type { DialogueState } from '../flow/index.js';
 import type { ReplyPart } from '../respond/index.js';
 import type {
+  DialogueChange,
   FlowInstance,
   HistoryDraft,
   ObservationDraft,
@@ -28,6 +29,10 @@ export interface TurnState {
   clock: Clock;
   /** The dialogue state when the turn began, for the turn's diff. */
   dialogueStart?: DialogueState;
+  /** The dialogue state at the last diff note. */
+  dialogueLast?: DialogueState;
+  /** The dialogue changes of this turn so far. */
+  changes?: DialogueChange[];
   /** Flows popped during the turn, oldest first. */
   finished?: FlowInstance[];
   /** The user cancelled the active flow this turn. */

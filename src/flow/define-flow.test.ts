@@ -27,7 +27,10 @@ describe('slot types', () => {
     ['dictionary', {}, { a: 1 }, { a: 1 }],
     ['free-text', {}, 'any prose at all', 'any prose at all'],
   ] as const)('%s accepts and normalizes a valid value', (type, extra, value, expected) => {
-    expect(checkSlotValue(slot(type, extra as Partial<SlotSpec>), value)).toEqual({ ok: true, value: expected });
+    expect(checkSlotValue(slot(type, extra as Partial<SlotSpec>), value)).toEqual({
+      ok: true,
+      value: expected,
+    });
   });
 
   it.each([
@@ -51,10 +54,22 @@ const chart = defineFlow({
   intent: 'read',
   description: 'Chart a column of a table.',
   slots: [
-    { name: 'table', type: 'entity', priority: 'required', description: 'Table', entities: ['sales', 'products'] },
+    {
+      name: 'table',
+      type: 'entity',
+      priority: 'required',
+      description: 'Table',
+      entities: ['sales', 'products'],
+    },
     { name: 'x_column', type: 'text', priority: 'elective', group: 'axis', description: 'X column' },
     { name: 'y_column', type: 'text', priority: 'elective', group: 'axis', description: 'Y column' },
-    { name: 'chart_type', type: 'category', priority: 'optional', description: 'Chart type', options: ['bar', 'line'] },
+    {
+      name: 'chart_type',
+      type: 'category',
+      priority: 'optional',
+      description: 'Chart type',
+      options: ['bar', 'line'],
+    },
   ],
   tools: ['chart_rows'],
   skill: 'Chart {{table}}.',
@@ -85,7 +100,7 @@ describe('defineFlow', () => {
       "name 'Bad Name' must be snake_case, 1-64 characters",
       'description is empty',
       "a 'read' flow needs 1-3 tools (only plan, converse and internal flows may have none)",
-      'category slot \'a\' needs options',
+      "category slot 'a' needs options",
       "slot 'a' is declared twice",
       "slot 'n': min is above max",
       "elective group 'g' needs two or more slots",
@@ -129,7 +144,10 @@ describe('defineFlow', () => {
       model,
       persona: 'P',
       context: [{ role: 'user', content: [{ type: 'text', text: 'by region please' }] }],
-      memory: { scratchpad: [{ key: 'k', text: 'sales has a region column', source: 'q', time: 1 }], preferences: { chart_type: 'bar' } },
+      memory: {
+        scratchpad: [{ key: 'k', text: 'sales has a region column', source: 'q', time: 1 }],
+        preferences: { chart_type: 'bar' },
+      },
     });
     expect(result.filled).toEqual(['x_column']);
     expect(result.flow.slots).toEqual({ table: 'sales', x_column: 'region' });

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { StackDepthError } from '../errors/index.js';
 import type { FlowInstance } from '../spec/index.js';
 import { checkDialogueInvariants } from './check-invariants.js';
-import { createDialogueState, type DialogueEvent, type DialogueState, transitionDialogue } from './dialogue-state.js';
+import {
+  createDialogueState,
+  type DialogueEvent,
+  type DialogueState,
+  transitionDialogue,
+} from './dialogue-state.js';
 import { diffDialogue } from './diff-dialogue.js';
 
 const flow = (id: string, name = id, slots: Record<string, unknown> = {}): FlowInstance => ({
@@ -27,7 +32,10 @@ const shape = (state: DialogueState) => state.stack.map((f) => `${f.name}:${f.st
 
 describe('dialogue state transitions', () => {
   it('push: the new flow is Active on top, the old top Pending; naturalBirth ends', () => {
-    const state = run([{ type: 'push', flow: flow('a') }, { type: 'push', flow: flow('b') }]);
+    const state = run([
+      { type: 'push', flow: flow('a') },
+      { type: 'push', flow: flow('b') },
+    ]);
     expect(shape(state)).toEqual(['a:pending', 'b:active']);
     expect(state.flags.naturalBirth).toBe(false);
   });
@@ -43,16 +51,22 @@ describe('dialogue state transitions', () => {
   });
 
   it('push de-duplicates a flow already Active without growing the stack', () => {
-    const state = run([{ type: 'push', flow: flow('a1', 'query') }, { type: 'push', flow: flow('a2', 'query', { x: 1 }) }]);
+    const state = run([
+      { type: 'push', flow: flow('a1', 'query') },
+      { type: 'push', flow: flow('a2', 'query', { x: 1 }) },
+    ]);
     expect(state.stack).toHaveLength(1);
     expect(state.stack[0]?.slots).toEqual({ x: 1 });
   });
 
   it('push past the depth bound is a typed error and leaves the state alone', () => {
     let state = createDialogueState();
-    for (let i = 0; i < 3; i++) state = transitionDialogue(state, { type: 'push', flow: flow(`f${i}`) }, { maxDepth: 3 });
+    for (let i = 0; i < 3; i++)
+      state = transitionDialogue(state, { type: 'push', flow: flow(`f${i}`) }, { maxDepth: 3 });
     const before = structuredClone(state);
-    expect(() => transitionDialogue(state, { type: 'push', flow: flow('x') }, { maxDepth: 3 })).toThrow(StackDepthError);
+    expect(() => transitionDialogue(state, { type: 'push', flow: flow('x') }, { maxDepth: 3 })).toThrow(
+      StackDepthError,
+    );
     expect(state).toEqual(before);
   });
 
@@ -99,11 +113,29 @@ describe('dialogue state transitions', () => {
   it('fallback maps slots by name, carries metadata and plan id, and invalidates and pops the old flow', () => {
     const start = run([
       { type: 'push', flow: flow('w', 'waiting') },
-      { type: 'push', flow: { ...flow('q', 'query', { table: 'staging', question: 'x', limit: 3 }), metadata: { origin: 'user' } } },
+      {
+        type: 'push',
+        flow: {
+          ...flow('q', 'query', { table: 'staging', question: 'x', limit: 3 }),
+          metadata: { origin: 'user' },
+        },
+      },
     ]);
-    const state = run([{ type: 'fallback', flow: flow('c', 'create_table', { columns: ['a'] }), slotNames: ['table', 'columns'] }], start);
+    const state = run(
+      [
+        {
+          type: 'fallback',
+          flow: flow('c', 'create_table', { columns: ['a'] }),
+          slotNames: ['table', 'columns'],
+        },
+      ],
+      start,
+    );
     expect(shape(state)).toEqual(['waiting:pending', 'create_table:active']);
-    expect(state.stack.at(-1)).toMatchObject({ slots: { table: 'staging', columns: ['a'] }, metadata: { origin: 'user' } });
+    expect(state.stack.at(-1)).toMatchObject({
+      slots: { table: 'staging', columns: ['a'] },
+      metadata: { origin: 'user' },
+    });
     expect(state.stack.at(-1)?.slots).not.toHaveProperty('question');
   });
 
@@ -117,14 +149,26 @@ describe('dialogue state transitions', () => {
       { type: 'confirm', flowId: 'b', hash: 'h1' },
     ]);
     expect(state.stack[0]).toMatchObject({ slots: { city: 'Oslo' }, retries: 0 });
-    expect(state.stack[1]).toMatchObject({ retries: 1, recovery: ['retry', 'gather-context'], confirmed: 'h1' });
+    expect(state.stack[1]).toMatchObject({
+      retries: 1,
+      recovery: ['retry', 'gather-context'],
+      confirmed: 'h1',
+    });
   });
 
   it('schedules background flows Pending, updates their status, and prunes finished ones', () => {
-    let state = run([{ type: 'schedule', flows: [flow('i1', 'profile'), { ...flow('i2', 'notes'), dependsOn: ['i1'] }] }]);
+    let state = run([
+      { type: 'schedule', flows: [flow('i1', 'profile'), { ...flow('i2', 'notes'), dependsOn: ['i1'] }] },
+    ]);
     expect(state.background.map((f) => f.status)).toEqual(['pending', 'pending']);
     expect(state.stack).toEqual([]);
-    state = run([{ type: 'background-status', flowId: 'i1', status: 'completed', result: 'ok' }, { type: 'prune-background' }], state);
+    state = run(
+      [
+        { type: 'background-status', flowId: 'i1', status: 'completed', result: 'ok' },
+        { type: 'prune-background' },
+      ],
+      state,
+    );
     expect(state.background.map((f) => f.id)).toEqual(['i2']);
   });
 
@@ -141,27 +185,43 @@ describe('dialogue state transitions', () => {
 describe('invariants', () => {
   it('reports two Active flows, an Active flow below the top, and a Pending top', () => {
     const s = createDialogueState();
-    expect(checkDialogueInvariants({ ...s, stack: [flow('a'), flow('b')] })[0]).toContain('2 flows are Active');
-    expect(checkDialogueInvariants({ ...s, stack: [flow('a'), { ...flow('b'), status: 'pending' }] })).toContain(
-      "the Active flow 'a' is not on top",
+    expect(checkDialogueInvariants({ ...s, stack: [flow('a'), flow('b')] })[0]).toContain(
+      '2 flows are Active',
     );
-    expect(checkDialogueInvariants({ ...s, stack: [{ ...flow('a'), status: 'pending' }] })[0]).toContain('not Active');
+    expect(
+      checkDialogueInvariants({ ...s, stack: [flow('a'), { ...flow('b'), status: 'pending' }] }),
+    ).toContain("the Active flow 'a' is not on top");
+    expect(checkDialogueInvariants({ ...s, stack: [{ ...flow('a'), status: 'pending' }] })[0]).toContain(
+      'not Active',
+    );
   });
 
   it('at the end of a turn, finished flows must be gone and keepGoing clear', () => {
     const s = createDialogueState();
-    const state = { ...s, stack: [{ ...flow('a'), status: 'completed' as const }], flags: { ...s.flags, keepGoing: true } };
+    const state = {
+      ...s,
+      stack: [{ ...flow('a'), status: 'completed' as const }],
+      flags: { ...s.flags, keepGoing: true },
+    };
     expect(checkDialogueInvariants(state)).toEqual([]);
     expect(checkDialogueInvariants(state, { turnEnd: true })).toHaveLength(2);
   });
 
   it('reports duplicates and orphaned or misplaced plan sub-flows', () => {
     const s = createDialogueState();
-    expect(checkDialogueInvariants({ ...s, stack: [{ ...flow('a1', 'q'), status: 'pending' }, flow('a2', 'q')] })[0]).toContain(
-      'open twice',
+    expect(
+      checkDialogueInvariants({
+        ...s,
+        stack: [{ ...flow('a1', 'q'), status: 'pending' }, flow('a2', 'q')],
+      })[0],
+    ).toContain('open twice');
+    expect(checkDialogueInvariants({ ...s, stack: [{ ...flow('s'), planId: 'gone' }] })[0]).toContain(
+      'not on the stack',
     );
-    expect(checkDialogueInvariants({ ...s, stack: [{ ...flow('s'), planId: 'gone' }] })[0]).toContain('not on the stack');
-    const misplaced = [{ ...flow('s'), planId: 'p', status: 'pending' as const }, { ...flow('p'), planId: 'p' }];
+    const misplaced = [
+      { ...flow('s'), planId: 'p', status: 'pending' as const },
+      { ...flow('p'), planId: 'p' },
+    ];
     expect(checkDialogueInvariants({ ...s, stack: misplaced })[0]).toContain('sits below its plan');
   });
 
@@ -177,15 +237,23 @@ describe('invariants', () => {
       let next = 0;
       for (let step = 0; step < 25; step++) {
         const open = state.stack.filter((f) => f.status === 'active' || f.status === 'pending');
-        const planOwner = state.stack.find((f) => f.name === 'plan' && f.status !== 'invalid' && f.status !== 'completed');
+        const planOwner = state.stack.find(
+          (f) => f.name === 'plan' && f.status !== 'invalid' && f.status !== 'completed',
+        );
         const choice = random(8);
         const events: DialogueEvent[] = [
-          { type: 'push', flow: flow(`f${next++}`, names[random(4)] as string), },
+          { type: 'push', flow: flow(`f${next++}`, names[random(4)] as string) },
           planOwner
-            ? { type: 'push', flow: { ...flow(`f${next++}`, names[random(4)] as string), planId: planOwner.id } }
+            ? {
+                type: 'push',
+                flow: { ...flow(`f${next++}`, names[random(4)] as string), planId: planOwner.id },
+              }
             : { type: 'push', flow: flow(`f${next++}`, 'plan'), intent: 'plan' },
           { type: 'complete', result: step },
-          { type: 'invalidate', ...(open.length > 0 ? { flowId: (open[random(open.length)] as FlowInstance).id } : {}) },
+          {
+            type: 'invalidate',
+            ...(open.length > 0 ? { flowId: (open[random(open.length)] as FlowInstance).id } : {}),
+          },
           { type: 'pop-finished' },
           { type: 'fallback', flow: flow(`f${next++}`, names[random(4)] as string), slotNames: ['table'] },
           { type: 'fill-slots', slots: { table: `t${step}` } },
@@ -209,7 +277,10 @@ describe('invariants', () => {
 
 describe('diffDialogue', () => {
   it('records pushes, pops, status and slot changes, flags and background scheduling', () => {
-    const before = run([{ type: 'push', flow: flow('a', 'query', { table: 'sales' }) }, { type: 'push', flow: flow('b', 'chart') }]);
+    const before = run([
+      { type: 'push', flow: flow('a', 'query', { table: 'sales' }) },
+      { type: 'push', flow: flow('b', 'chart') },
+    ]);
     const after = run(
       [
         { type: 'complete', result: 1 },

@@ -67,7 +67,10 @@ function skillsDir(files: Record<string, string>): string {
 
 describe('SKILL.md', () => {
   it('reads the Agent Skills frontmatter and flowstack keys under metadata', () => {
-    const domain = loadDomain({ dir: skillsDir({ 'query-data': querySkill, 'peek-rows': peekSkill }), tools: [runQuery] });
+    const domain = loadDomain({
+      dir: skillsDir({ 'query-data': querySkill, 'peek-rows': peekSkill }),
+      tools: [runQuery],
+    });
     const query = domain.flows.find((f) => f.name === 'query_data');
     expect(query).toMatchObject({
       intent: 'read',
@@ -82,7 +85,15 @@ describe('SKILL.md', () => {
     });
     expect(query?.slots.map((s) => s.name)).toEqual(['table', 'question']);
     expect(query?.isFilled(query.create({ id: 'x', slots: { table: 'sales', question: 'q?' } }))).toBe(true);
-    expect(domain.intents).toEqual(['plan', 'converse', 'internal', 'read', 'prepare', 'transform', 'schedule']);
+    expect(domain.intents).toEqual([
+      'plan',
+      'converse',
+      'internal',
+      'read',
+      'prepare',
+      'transform',
+      'schedule',
+    ]);
   });
 
   it('rejects a file with bad frontmatter, listing every problem', () => {
@@ -96,11 +107,14 @@ describe('SKILL.md', () => {
         "unknown frontmatter field 'version'",
         'name must be 1-64 lowercase letters, digits and single hyphens, not starting or ending with one',
         'description must be 1-1024 characters',
-        'metadata \'flowstack-slots\' must be a string',
+        "metadata 'flowstack-slots' must be a string",
         "metadata 'n' must be a string",
       ],
     });
-    expect(parseSkillFile('no frontmatter')).toEqual({ ok: false, problems: ['the file does not start with YAML frontmatter between --- lines'] });
+    expect(parseSkillFile('no frontmatter')).toEqual({
+      ok: false,
+      problems: ['the file does not start with YAML frontmatter between --- lines'],
+    });
   });
 
   it('refuses at start-up a domain whose skills name unknown tools, bad intents or a mismatched directory', () => {
@@ -116,7 +130,9 @@ describe('SKILL.md', () => {
       error = e;
     }
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as ConfigurationError).problems).toEqual(["other/SKILL.md: name 'peek-rows' must match its directory 'other'"]);
+    expect((error as ConfigurationError).problems).toEqual([
+      "other/SKILL.md: name 'peek-rows' must match its directory 'other'",
+    ]);
     const fixed = skillsDir({
       'query-data': querySkill.replace('run_query\n', 'run_query drop_table\n'),
       'peek-rows': peekSkill.replace('internal', 'gossip'),

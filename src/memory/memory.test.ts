@@ -6,8 +6,14 @@ import { readScratchpad, writeScratchpad } from './scratchpad.js';
 
 describe('scratchpad', () => {
   it('keeps 64 snippets and evicts the least recently used, where reading counts as use', () => {
-    let entries = writeScratchpad([], { key: 'first', text: 'kept because it is read', source: 'a', time: 0 });
-    for (let i = 1; i < 64; i++) entries = writeScratchpad(entries, { key: `k${i}`, text: `t${i}`, source: 'a', time: i });
+    let entries = writeScratchpad([], {
+      key: 'first',
+      text: 'kept because it is read',
+      source: 'a',
+      time: 0,
+    });
+    for (let i = 1; i < 64; i++)
+      entries = writeScratchpad(entries, { key: `k${i}`, text: `t${i}`, source: 'a', time: i });
     expect(entries).toHaveLength(64);
     const read = readScratchpad(entries, { keys: ['first'] });
     expect(read.found.map((e) => e.text)).toEqual(['kept because it is read']);
@@ -54,7 +60,9 @@ describe('prompt composition and preferences', () => {
   });
   it('lets thread preferences override agent defaults', () => {
     const thread = setPreference(setPreference(undefined, 'chart', 'line'), 'units', 'EUR');
-    expect(resolvePreferences({ chart: 'bar', locale: 'en' }, setPreference(thread, 'units', undefined))).toEqual({
+    expect(
+      resolvePreferences({ chart: 'bar', locale: 'en' }, setPreference(thread, 'units', undefined)),
+    ).toEqual({
       chart: 'line',
       locale: 'en',
     });

@@ -72,7 +72,9 @@ export function createDisplayFrame(options: {
     if (keys.length > 0 || spec.display?.type === 'json')
       return { frame: { flow: spec.name, displayType: 'json', data, ...base } };
   }
-  if (data === undefined || data === null) return undefined;
+  // Nothing to show: no data, or an object with neither fields nor text.
+  if (data === undefined || data === null || (record && !textKeys.some((k) => typeof record[k] === 'string')))
+    return undefined;
   return { frame: { flow: spec.name, displayType: 'text', data: describeResult(data), ...base } };
 }
 
