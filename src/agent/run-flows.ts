@@ -178,6 +178,7 @@ function completeFlow(
       turn.snapshot.stack = turn.snapshot.stack.map((f) =>
         f.id === flow.id ? withoutResult({ ...f, status: 'active' }) : f,
       );
+      noteDialogue(turn);
       return recoverFlow(loop, flow, definition, {
         kind: 'verify',
         problems: execution.verify.map((p) => p.message),
@@ -206,6 +207,7 @@ function completeFlow(
       type: 'schedule',
       flows: scheduled,
     }).background;
+    noteDialogue(turn);
   }
   return false;
 }
