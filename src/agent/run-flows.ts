@@ -344,6 +344,9 @@ function fallBack(
     ...slots,
   }).flow;
   if (current.metadata) next.metadata = { ...current.metadata };
+  if (current.planId !== undefined) next.planId = current.planId;
+  // Two steps, so the turn's diff shows the old flow marked Invalid before the new one is pushed.
+  update(turn, { type: 'invalidate', flowId: current.id });
   update(turn, {
     type: 'fallback',
     flow: { ...next, metadata: { ...next.metadata, fallbackFrom: flow.name, fallbackReason: reason } },

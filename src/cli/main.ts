@@ -4,6 +4,7 @@
  */
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { createDataAnalysisExample } from '../../examples/data-analysis/index.js';
 import { createTravelExample } from '../../examples/travel/index.js';
 import type { TurnResult } from '../agent/index.js';
 import { FlowstackError } from '../errors/index.js';
@@ -13,9 +14,9 @@ const usage = `Usage:
   flowstack demo                          run the travel example's demo conversation
   flowstack run <example> "<message>"     send one message (options: --thread <id>, --db <path>, --json)
   flowstack chat <example>                talk to an example in the terminal (--thread <id>, --db <path>)
-Examples: travel. Set FLOWSTACK_MODEL (e.g. openai:gpt-4o-mini) to use a real model.`;
+Examples: travel, data-analysis. Set FLOWSTACK_MODEL (e.g. openai:gpt-4o-mini) to use a real model.`;
 
-const examples = { travel: createTravelExample };
+const examples = { travel: createTravelExample, 'data-analysis': createDataAnalysisExample };
 
 async function main(argv: string[]): Promise<number> {
   const { positionals, values } = parseArgs({
@@ -107,7 +108,8 @@ function printTurn(text: string | undefined, turn: TurnResult, json: boolean): v
   if (text !== undefined) console.log(`\nyou> ${text}`);
   console.log(`agent> ${turn.reply.replaceAll('\n', '\n       ')}`);
   for (const frame of turn.frames) {
-    if (frame.displayType === 'table' && Array.isArray(frame.data)) console.table(frame.data);
+    if ((frame.displayType === 'table' || frame.displayType === 'chart') && Array.isArray(frame.data))
+      console.table(frame.data);
   }
   const stack = turn.stack.map((f) => `${f.name}(${f.status})`).join(' > ') || 'empty';
   console.log(`       [${turn.status}; stack: ${stack}]`);

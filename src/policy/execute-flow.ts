@@ -184,7 +184,13 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
   const target = definition.hooks.fallback?.({ flow, outcome });
   if (target) return { ...after, kind: 'fallback', target, outcome };
   if (outcome.outcome === 'uncertain') return { ...after, kind: 'uncertain', outcome };
-  const processed = processResult({ spec: definition, outcome, nextTableId: options.nextTableId });
+  const toolRows = lastToolRows(loop.events, definition.tools);
+  const processed = processResult({
+    spec: definition,
+    outcome,
+    nextTableId: options.nextTableId,
+    ...(toolRows ? { toolRows } : {}),
+  });
   if (outcome.outcome === 'failure') {
     const failed = transitionDialogue(transitionDialogue(state, { type: 'invalidate', flowId: flow.id }), {
       type: 'set-flags',
@@ -280,4 +286,21 @@ function replaceSlots(state: DialogueState, flowId: string, slots: Record<string
       return { ...f, slots: next };
     }),
   };
+}
+
+/** The `rows` of the last successful call of one of the flow's own tools, if it returned any. */
+function lastToolRows(events: readonly SkillLoopEvent[], tools: readonly string[]): unknown[] | undefined {
+  for (let index = events.length - 1; index >= 0; index--) {
+    const event = events[index];
+    if (
+      event?.type !== 'tool-result' ||
+      event.result.status !== 'success' ||
+      !tools.includes(event.result.toolName)
+    )
+      continue;
+    const output = event.result.output;
+    const rows = output && typeof output === 'object' ? (output as { rows?: unknown }).rows : undefined;
+    return Array.isArray(rows) ? rows : undefined;
+  }
+  return undefined;
 }

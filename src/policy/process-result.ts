@@ -24,8 +24,14 @@ export function processResult(options: {
   spec: FlowSpec;
   outcome: Extract<SkillOutcome, { outcome: 'success' | 'failure' }>;
   nextTableId: () => string;
+  /**
+   * The rows of the last successful call of a flow tool, in full (the model saw only a capped text):
+   * a frame takes them when the skill's data has no rows of its own.
+   */
+  toolRows?: unknown[];
 }): ProcessedResult {
-  const { spec, outcome } = options;
+  const { spec } = options;
+  const outcome = withToolRows(options.outcome, options.toolRows);
   if (outcome.outcome === 'failure') {
     const text = `I could not finish "${spec.description.replace(/\.$/, '')}": ${outcome.message}`;
     const partial = outcome.partialData;
@@ -49,4 +55,18 @@ export function processResult(options: {
   if (spec.intent === 'converse' || spec.intent === 'plan') return { text, scratchpadText: text };
   const frame = createDisplayFrame({ spec, data: outcome.data, nextTableId: options.nextTableId });
   return frame ? { frame, text } : { text };
+}
+
+function withToolRows<T extends Extract<SkillOutcome, { outcome: 'success' | 'failure' }>>(
+  outcome: T,
+  rows: unknown[] | undefined,
+): T {
+  if (!rows) return outcome;
+  const key = outcome.outcome === 'success' ? 'data' : 'partialData';
+  const value = outcome.outcome === 'success' ? outcome.data : outcome.partialData;
+  if (value !== null && value !== undefined && (typeof value !== 'object' || Array.isArray(value)))
+    return outcome;
+  const record = (value ?? {}) as Record<string, unknown>;
+  if (Array.isArray(record.rows)) return outcome;
+  return { ...outcome, [key]: { ...record, rows } };
 }

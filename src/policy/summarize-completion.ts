@@ -50,7 +50,10 @@ function describeShape(data: unknown): string | undefined {
     const columns = first && typeof first === 'object' ? Object.keys(first as object) : [];
     return `${rows.length} row${rows.length === 1 ? '' : 's'}${columns.length > 0 ? ` with columns ${columns.join(', ')}` : ''}.`;
   }
-  if (record) return `Fields: ${Object.keys(record).join(', ')}.`;
+  const fields = record
+    ? Object.keys(record).filter((k) => !['text', 'summary', 'message', 'answer'].includes(k))
+    : [];
+  if (fields.length > 0) return `Fields: ${fields.join(', ')}.`;
   return undefined;
 }
 
