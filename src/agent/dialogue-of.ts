@@ -31,6 +31,9 @@ export function commitDialogue(turn: TurnState, state: DialogueState): void {
 export function noteDialogue(turn: TurnState): void {
   const now = structuredClone(dialogueOf(turn.snapshot));
   const last = turn.dialogueLast ?? turn.dialogueStart;
-  if (last) (turn.changes ??= []).push(...diffDialogue(last, now));
+  if (last) {
+    turn.changes ??= [];
+    turn.changes.push(...diffDialogue(last, now));
+  }
   turn.dialogueLast = now;
 }

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { defineFlow } from '../flow/index.js';
 import type { Observation } from '../spec/index.js';
 import type { ToolDefinition } from '../tool/index.js';
 import {
@@ -309,7 +308,7 @@ describe('completion and result processing', () => {
     const turn = await agent.send({ threadId: 'r2', text: 'report on Oslo' });
     const frame = turn.frames[0];
     expect(frame).toMatchObject({ displayType: 'table', tableId: 'table_1', totalRows: 1300 });
-    expect((frame?.data as unknown[]).length).toBe(512);
+    expect(frame?.data as unknown[]).toHaveLength(512);
     const { readTablePage } = await import('../respond/index.js');
     const page = await readTablePage({
       store: agent.store,
@@ -321,5 +320,3 @@ describe('completion and result processing', () => {
     expect(page?.rows[0]).toEqual({ n: 1024 });
   });
 });
-
-void defineFlow;
