@@ -6,6 +6,7 @@ export * from './agent/index.js';
 export * from './errors/index.js';
 export * from './flow/index.js';
 export * from './loop/index.js';
+export * from './memory/index.js';
 export * from './nlu/index.js';
 export * from './observe/index.js';
 export * from './policy/index.js';

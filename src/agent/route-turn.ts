@@ -219,7 +219,6 @@ function applyBuiltIn(
         transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: active.id }),
       );
       turn.replyParts.push({ text: `Cancelled: ${describe(options, active.name)}.` });
-      turn.cancelled = true;
       return;
     }
     case 'repeat': {

@@ -13,25 +13,19 @@ import {
   toBackgroundFlows,
   transitionDialogue,
 } from '../flow/index.js';
-import { contemplate } from '../nlu/index.js';
-import { executeFlow, type FlowExecution, type RecoveryReason, recover } from '../policy/index.js';
+import { executeFlow, type FlowExecution } from '../policy/index.js';
 import type { FlowInstance } from '../spec/index.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
+import { type LoopContext, update } from './flow-loop-context.js';
 import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
-import { type BackgroundRunner, createBackgroundRunner } from './run-background-flows.js';
+import { fallBack, recoverFlow } from './recover-flow.js';
+import { createBackgroundRunner } from './run-background-flows.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export type { RunFlowsOptions } from './flow-run-context.js';
 
 /** Turn diffs kept in the snapshot (older ones stay in the observation log). */
 export const maxDiffTurns = 16;
-
-interface LoopContext {
-  options: RunFlowsOptions;
-  turn: TurnState;
-  guidance: Map<string, string>;
-  background: BackgroundRunner;
-}
 
 export async function runFlows(options: RunFlowsOptions): Promise<void> {
   const { turn } = options;
@@ -241,127 +235,6 @@ function repair(turn: TurnState, flow: FlowInstance, before: FlowInstance, check
   }
 }
 
-async function recoverFlow(
-  loop: LoopContext,
-  flow: FlowInstance,
-  definition: FlowDefinition,
-  reason: RecoveryReason,
-  canContemplate = true,
-): Promise<boolean> {
-  const { turn, options } = loop;
-  const current = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
-  const action = recover({ flow: current, spec: definition, reason, canContemplate });
-  observe(
-    turn,
-    'recovery',
-    {
-      action: action.action,
-      flow: flow.name,
-      ...(reason.kind === 'uncertain' ? { reason: reason.reason } : { problems: reason.problems }),
-    },
-    flow.id,
-  );
-  switch (action.action) {
-    case 'retry':
-      update(turn, { type: 'recovery', flowId: flow.id, step: 'retry' });
-      loop.guidance.set(flow.id, action.guidance);
-      return false;
-    case 'gather-context': {
-      update(turn, { type: 'recovery', flowId: flow.id, step: 'gather-context' });
-      const internal = options.flows.get(action.flow);
-      if (!internal) return recoverFlow(loop, flow, definition, reason);
-      const gather = internal.fillSlotsByLabel(
-        internal.create({ id: nextId(loop, 'flow') }),
-        current.slots,
-      ).flow;
-      update(turn, { type: 'push', flow: { ...gather, returnTo: flow.id } });
-      update(turn, { type: 'set-flags', flags: { keepGoing: true } });
-      observe(
-        turn,
-        'flow-push',
-        { flow: gather.name, flowId: gather.id, slots: gather.slots, returnTo: flow.id },
-        gather.id,
-      );
-      return false;
-    }
-    case 'contemplate': {
-      update(turn, { type: 'recovery', flowId: flow.id, step: 'contemplate' });
-      const choice = await contemplate({
-        model: options.model,
-        flows: options.flows,
-        exclude: flow.name,
-        ...(action.preferred ? { preferred: action.preferred } : {}),
-        reason: reason.kind === 'uncertain' ? reason.reason : reason.problems.join(' '),
-        context: options.context,
-        persona: options.persona,
-        ...(options.stream ? { stream: true } : {}),
-        ...(options.signal ? { signal: options.signal } : {}),
-      });
-      observe(turn, 'recovery', { action: 'contemplated', flow: flow.name, choice }, flow.id);
-      if (choice.kind === 'none') return recoverFlow(loop, flow, definition, reason, false);
-      return fallBack(loop, flow, choice.flow, choice.slots, `contemplate chose ${choice.flow}`);
-    }
-    case 'escalate':
-      update(turn, { type: 'recovery', flowId: flow.id, step: 'escalate' });
-      turn.snapshot.pending = action.question;
-      observe(
-        turn,
-        'clarification',
-        { kind: action.question.kind, question: action.question.question, level: action.question.level },
-        flow.id,
-      );
-      return true;
-  }
-}
-
-/** The fallback protocol: a new flow with the old flow's slots mapped by name; the old one Invalid and popped. */
-function fallBack(
-  loop: LoopContext,
-  flow: FlowInstance,
-  target: string,
-  slots: Record<string, unknown>,
-  reason: string,
-): boolean {
-  const { turn, options } = loop;
-  const definition = options.flows.get(target);
-  const current = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
-  if (!definition) {
-    update(turn, { type: 'invalidate', flowId: flow.id });
-    update(turn, { type: 'set-flags', flags: { hasIssues: true } });
-    turn.failed = true;
-    turn.replyParts.push({
-      text: `I could not finish "${flow.name}", and its fallback '${target}' does not exist.`,
-    });
-    return false;
-  }
-  const mapped = Object.fromEntries(
-    definition.slots
-      .filter((s) => current.slots[s.name] !== undefined)
-      .map((s) => [s.name, current.slots[s.name]]),
-  );
-  const next = definition.fillSlotsByLabel(definition.create({ id: nextId(loop, 'flow') }), {
-    ...mapped,
-    ...slots,
-  }).flow;
-  if (current.metadata) next.metadata = { ...current.metadata };
-  if (current.planId !== undefined) next.planId = current.planId;
-  // Two steps, so the turn's diff shows the old flow marked Invalid before the new one is pushed.
-  update(turn, { type: 'invalidate', flowId: current.id });
-  update(turn, {
-    type: 'fallback',
-    flow: { ...next, metadata: { ...next.metadata, fallbackFrom: flow.name, fallbackReason: reason } },
-    slotNames: [],
-  });
-  if (definition.intent === 'plan') update(turn, { type: 'set-flags', flags: { keepGoing: true } });
-  observe(
-    turn,
-    'flow-push',
-    { flow: next.name, flowId: next.id, slots: next.slots, fallbackFrom: flow.name, reason },
-    next.id,
-  );
-  return false;
-}
-
 function popFinished(turn: TurnState): void {
   const before = turn.snapshot.stack;
   const completedNow = before.some((f) => f.status === 'completed');
@@ -391,10 +264,6 @@ function finishTurn(turn: TurnState): void {
   ].slice(-maxDiffTurns);
 }
 
-function update(turn: TurnState, event: Parameters<typeof transitionDialogue>[1]): void {
-  commitDialogue(turn, transitionDialogue(dialogueOf(turn.snapshot), event));
-}
-
 function recordFrame(
   turn: TurnState,
   execution: { frame?: { frame: { tableId?: string; flow: string }; allRows?: unknown[] } },
@@ -406,12 +275,6 @@ function recordFrame(
     frame: created.frame,
     ...(created.frame.tableId ? { tableId: created.frame.tableId, rows: created.allRows } : {}),
   });
-}
-
-function nextId(loop: LoopContext, prefix: string): string {
-  return loop.options.ids
-    ? loop.options.ids(prefix)
-    : `${prefix}_${loop.turn.turnId}_${loop.turn.snapshot.stack.length + 1}`;
 }
 
 function withoutResult(flow: FlowInstance): FlowInstance {

@@ -35,8 +35,6 @@ export interface TurnState {
   changes?: DialogueChange[];
   /** Flows popped during the turn, oldest first. */
   finished?: FlowInstance[];
-  /** The user cancelled the active flow this turn. */
-  cancelled?: boolean;
 }
 
 export function observe(
