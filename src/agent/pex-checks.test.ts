@@ -320,3 +320,58 @@ describe('completion and result processing', () => {
     expect(page?.rows[0]).toEqual({ n: 1024 });
   });
 });
+
+describe('component tools', () => {
+  it('the skill reads the conversation, writes and reads notes, reads preferences and the flows below it', async () => {
+    const { agent, model } = setupAgent({
+      steps: [
+        {
+          match: { phase: 'skill', flow: 'report' },
+          toolCalls: [
+            { toolName: 'context_coordinator', input: { turns: 2 } },
+            {
+              toolName: 'memory_manager',
+              input: { operation: 'write_scratchpad', key: 'unit', text: 'Oslo uses celsius' },
+            },
+            { toolName: 'memory_manager', input: { operation: 'read_preferences' } },
+            { toolName: 'flow_stack', input: { which: 'all' } },
+          ],
+        },
+        {
+          match: { phase: 'skill', flow: 'report' },
+          toolCalls: finish({ outcome: 'success', data: { text: 'Done.', city: 'Oslo' } }),
+        },
+      ],
+    });
+    await agent.send({ threadId: 'ct', text: 'weather' });
+    await agent.send({ threadId: 'ct', text: 'report on Oslo' });
+    const results = model.calls[1]?.prompt.at(-1);
+    const outputs =
+      results?.role === 'tool'
+        ? results.content.map((p) =>
+            p.type === 'tool-result' && p.output.type === 'text' ? JSON.parse(p.output.value) : p,
+          )
+        : [];
+    expect(outputs[0]).toEqual({ transcript: 'User: weather\nAgent: Which city?\nUser: report on Oslo' });
+    expect(outputs[1]).toEqual({ written: 'unit' });
+    expect(outputs[2]).toEqual({ preferences: {} });
+    expect(outputs[3]).toEqual({
+      current: { name: 'report', status: 'active', slots: { city: 'Oslo' } },
+      previous: [{ name: 'lookup', status: 'pending', slots: {} }],
+    });
+    const { snapshot } = await agent.readThread('ct');
+    expect(snapshot.scratchpad.find((e) => e.key === 'unit')).toEqual({
+      key: 'unit',
+      text: 'Oslo uses celsius',
+      source: 'report',
+      time: 1_000,
+    });
+    expect(model.calls[0]?.toolNames).toEqual([
+      'lookup_weather',
+      'context_coordinator',
+      'memory_manager',
+      'flow_stack',
+      'finish_skill',
+    ]);
+  });
+});

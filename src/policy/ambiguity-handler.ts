@@ -118,7 +118,7 @@ export function resolveAmbiguity(options: {
 }
 
 const yes =
-  /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b[.! ]*$/i;
+  /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b(?:,? please)?[.! ]*$/i;
 const no = /^(?:n|no|nope|nah|don'?t|do not|stop|cancel|abort|reject(?:ed)?|deny|denied)\b[.! ]*$/i;
 
 /** A clear yes or no, or `undefined` when the text is neither. */
