@@ -70,6 +70,11 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
       'This will chart the sales with measure = units. Shall I go ahead? (yes/no)',
     );
     expect(resolveAmbiguity({ pending, text: 'yes please', spec: chart, flow })).toEqual({
+      kind: 'confirmed',
+    });
+    expect(
+      resolveAmbiguity({ pending, text: 'yes, but first show me last year', spec: chart, flow }),
+    ).toEqual({
       kind: 'unanswered',
     });
     expect(resolveAmbiguity({ pending, text: 'ok', spec: chart, flow })).toEqual({ kind: 'confirmed' });
