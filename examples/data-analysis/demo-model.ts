@@ -60,7 +60,9 @@ function route_(flow: string, slots: Record<string, unknown>): ScriptStepOutput 
 function runSkill(options: LanguageModelV3CallOptions): ScriptStepOutput {
   const flow = (options.providerOptions?.flowstack as { flow?: string } | undefined)?.flow ?? '';
   const slots = readSlots(options.prompt);
-  const last = options.prompt.at(-1);
+  // After a failed call the loop may add its reflection summary after the tool result: read the result.
+  const reflecting = options.prompt.at(-1)?.providerOptions?.flowstack?.kind === 'reflection-summary';
+  const last = options.prompt.at(reflecting ? -2 : -1);
   if (last?.role === 'tool') {
     const part = last.content[0];
     if (part?.type !== 'tool-result') return finish({ outcome: 'failure', message: 'No tool result.' });

@@ -89,6 +89,6 @@ export function recordLoopEvents(turn: TurnState, flowId: string, events: readon
         { callId: result.callId, toolName: result.toolName, status: result.status },
         flowId,
       );
-    } else observe(turn, 'thoughts', { text: event.text }, flowId);
+    } else if (event.type === 'thoughts') observe(turn, 'thoughts', { text: event.text }, flowId);
   }
 }

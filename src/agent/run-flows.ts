@@ -118,22 +118,14 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
       return false;
     case 'uncertain':
       return recoverFlow(loop, flow, definition, { kind: 'uncertain', reason: execution.outcome.reason });
-    case 'suspended':
+    case 'suspended': {
       turn.suspended = true;
-      turn.replyParts.push({
-        text: `Waiting for your decision on ${execution.outcome.toolName}: ${execution.outcome.reason}`,
-      });
-      observe(
-        turn,
-        'suspended',
-        {
-          callId: execution.outcome.callId,
-          toolName: execution.outcome.toolName,
-          reason: execution.outcome.reason,
-        },
-        flow.id,
-      );
+      const { outcome } = execution;
+      const about = outcome.kind === 'tool' || outcome.kind === 'escalate' ? ` on ${outcome.toolName}` : '';
+      turn.replyParts.push({ text: `Waiting for your decision${about}: ${outcome.reason}` });
+      observe(turn, 'suspended', { ...outcome }, flow.id);
       return true;
+    }
     case 'fallback':
       observe(
         turn,
