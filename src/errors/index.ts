@@ -7,4 +7,6 @@ export { SnapshotError, type SnapshotErrorReason } from './snapshot-error.js';
 export { StackDepthError } from './stack-depth-error.js';
 export { ThreadBusyError } from './thread-busy-error.js';
 export { ThreadNotFoundError } from './thread-not-found-error.js';
+export { ToolCallError } from './tool-call-error.js';
+export { ToolSourceError } from './tool-source-error.js';
 export { VersionConflictError } from './version-conflict-error.js';

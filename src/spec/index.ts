@@ -1,6 +1,9 @@
+export type * from './approval-lookup-spec.js';
 export type * from './flow-spec.js';
 export type * from './json-schema.js';
 export type * from './observation.js';
+export type * from './rate-limiter-spec.js';
+export type * from './simulation-cache-spec.js';
 export type * from './skill-outcome.js';
 export type * from './store-spec.js';
 export type * from './thread-snapshot.js';

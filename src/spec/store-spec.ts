@@ -94,7 +94,8 @@ export interface AuditRecord {
   inputSummary: string;
   outputSummary?: string;
   risk?: string;
-  status: 'started' | 'succeeded' | 'failed' | 'denied';
+  /** `denied`: a gate, a denial or a rate limit refused the call; `suspended`: it waits for approval. */
+  status: 'started' | 'succeeded' | 'failed' | 'denied' | 'suspended';
   durationMs?: number;
   createdAt: number;
 }

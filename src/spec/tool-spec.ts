@@ -49,6 +49,11 @@ export interface ToolSpecV1 {
   maxRetries: number;
   rateLimit?: RateLimitSpec;
   cacheTtlMs?: number;
+  /**
+   * May run concurrently with the other calls the model issued in the same step (read-only tools,
+   * typically). Calls sharing an explicit `parallelGroup` run concurrently whatever this says.
+   */
+  parallel?: boolean;
 }
 
 export type ToolSpec = ToolSpecV1;
@@ -66,7 +71,12 @@ export interface ToolError {
   category: ToolErrorCategory;
   message: string;
   retryable: boolean;
+  /** How many times the tool ran before giving up, when it ran more than once. */
+  attempts?: number;
 }
+
+/** Why a call waits for a human. `approval`: the safety pipeline needs a yes before the call runs. */
+export type ToolSuspensionKind = 'approval' | (string & {});
 
 /** The settled result of one call, always returned (never thrown) by the pipeline. */
 export type ToolCallResult =
@@ -78,6 +88,13 @@ export type ToolCallResult =
       output: unknown;
       /** Redacted, size-capped text that enters the model context. */
       contextText: string;
+      /**
+       * Set when `contextText` was cut: the reference under which the full redacted result is stored
+       * (the call's idempotency key; read it back with `readToolResult`).
+       */
+      outputRef?: string;
+      /** The anticipatory simulation of a `restricted` or `privileged` call (advisory, redacted). */
+      simulation?: string;
     }
   | {
       status: 'error';
@@ -85,12 +102,19 @@ export type ToolCallResult =
       toolName: string;
       error: ToolError;
       contextText: string;
+      outputRef?: string;
+      simulation?: string;
     }
   | {
       status: 'suspended';
       callId: string;
       toolName: string;
-      /** Why the call waits for a human (approval, feedback …). */
+      kind: ToolSuspensionKind;
+      /** Why the call waits for a human, e.g. which trifecta rule asked for approval. */
       reason: string;
+      /** The approval binds to these exact arguments (`stableHash` of the parsed input). */
+      argsHash: string;
+      /** The call's idempotency key; an approval is looked up under it. */
+      idempotencyKey: string;
       contextText: string;
     };

@@ -6,6 +6,11 @@ export {
   startOpenAICompatibleServer,
 } from './openai-compatible-server.js';
 export {
+  describeRateLimiterConformance,
+  type RateLimiterConformanceCase,
+  rateLimiterConformanceCases,
+} from './rate-limiter-conformance.js';
+export {
   type DescribeWithServiceOptions,
   type DescribeWithSkip,
   describeServiceAddress,

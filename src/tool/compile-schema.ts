@@ -1,33 +1,53 @@
 /**
- * JSON Schema validation through Ajv (draft 2020-12, which is what Zod emits). Each schema is compiled
- * once and cached by identity, so validation on the hot path costs one function call.
+ * JSON Schema validation through Ajv (draft 2020-12, which is what Zod emits; a `$schema` naming
+ * another draft is ignored). Each schema is compiled once and the validator cached by the schema
+ * object's identity, so validation on the hot path costs one lookup and one function call.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../spec/index.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-const cache = new WeakMap<object, ValidateFunction>();
+const cache = new WeakMap<object, SchemaValidator>();
+const booleanValidators = new Map<boolean, SchemaValidator>();
 
+/** Problems are Ajv's messages prefixed with the JSON pointer of the offending value. */
 export type SchemaValidator = (value: unknown) => { valid: true } | { valid: false; problems: string[] };
 
-/** Compiles a schema (throws Ajv's error if it does not compile). */
+const valid = { valid: true } as const;
+
+/** Compiles a schema, or returns the cached validator (throws Ajv's error if it does not compile). */
 export function compileSchema(schema: JsonSchema): SchemaValidator {
-  const validate = compileCached(schema);
+  if (typeof schema === 'boolean') {
+    const hit = booleanValidators.get(schema);
+    if (hit) return hit;
+    const validator = toValidator(ajv.compile(schema));
+    booleanValidators.set(schema, validator);
+    return validator;
+  }
+  const hit = cache.get(schema);
+  if (hit) return hit;
+  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
+  const validator = toValidator(ajv.compile(rest));
+  cache.set(schema, validator);
+  return validator;
+}
+
+function toValidator(validate: ValidateFunction): SchemaValidator {
   return (value) => {
-    if (validate(value)) return { valid: true };
-    const problems = (validate.errors ?? []).map(
-      (e) => `${e.instancePath || '/'} ${e.message ?? 'is invalid'}`,
-    );
+    if (validate(value)) return valid;
+    const problems = (validate.errors ?? []).map(describeProblem);
     return { valid: false, problems };
   };
 }
 
-function compileCached(schema: JsonSchema): ValidateFunction {
-  if (typeof schema === 'boolean') return ajv.compile(schema);
-  const hit = cache.get(schema);
-  if (hit) return hit;
-  const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  const compiled = ajv.compile(rest);
-  cache.set(schema, compiled);
-  return compiled;
+/** Ajv's message, plus the detail a model needs to fix it (which property, which values). */
+function describeProblem(error: ErrorObject): string {
+  const where = error.instancePath || '/';
+  const message = error.message ?? 'is invalid';
+  const params = error.params as Record<string, unknown>;
+  if (error.keyword === 'additionalProperties')
+    return `${where} ${message}: '${String(params.additionalProperty)}'`;
+  if (error.keyword === 'enum' && Array.isArray(params.allowedValues))
+    return `${where} ${message}: ${JSON.stringify(params.allowedValues).slice(0, 200)}`;
+  return `${where} ${message}`;
 }

@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/index.js';
 import type { CapabilityLevel, JsonSchema, RateLimitSpec } from '../spec/index.js';
-import { compileSchema } from './compile-schema.js';
+import { checkToolSpec } from './internal/check-tool-spec.js';
+import { toolDefaults } from './tool-defaults.js';
 import type { ToolDefinition, ToolExecutionContext } from './tool-definition.js';
 
 type SchemaInput<T> = z.ZodType<T> | JsonSchema;
@@ -16,6 +17,7 @@ export interface DefineToolOptions<Input, Output> {
   output?: SchemaInput<Output>;
   execute(input: Input, context: ToolExecutionContext): Promise<Output> | Output;
   id?: string;
+  /** Safe to run twice with the same arguments (default false): only idempotent tools are retried. */
   idempotent?: boolean;
   timeoutMs?: number;
   capability?: CapabilityLevel;
@@ -26,15 +28,15 @@ export interface DefineToolOptions<Input, Output> {
   maxRetries?: number;
   rateLimit?: RateLimitSpec;
   cacheTtlMs?: number;
+  /** May run concurrently with other calls of the same model step (default: `idempotent`). */
+  parallel?: boolean;
   reconcile?: ToolDefinition<Input, Output>['reconcile'];
 }
 
-/** Defaults for fields a definition leaves out (DESIGN.md §5). */
-export const toolDefaults = { timeoutMs: 30_000, maxRetries: 2, capability: 'safe' as CapabilityLevel };
-
-const maxTimeoutMs = 2 ** 31 - 1;
-
 /**
+ * Builds a tool, checking every field at once: a bad name, a timeout outside 1..2^31−1 ms, a schema
+ * that does not compile … all come back in one `ConfigurationError`.
+ *
  * @example
  * const lookup = defineTool({
  *   name: 'find_flights',
@@ -47,51 +49,44 @@ const maxTimeoutMs = 2 ** 31 - 1;
 export function defineTool<Input, Output>(
   options: DefineToolOptions<Input, Output>,
 ): ToolDefinition<Input, Output> {
-  const inputSchema = toJsonSchema(options.input);
-  const outputSchema = options.output === undefined ? undefined : toJsonSchema(options.output);
-  const timeoutMs = options.timeoutMs ?? toolDefaults.timeoutMs;
-  const problems: string[] = [];
-  if (!/^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/.test(options.name))
-    problems.push(`name '${options.name}' must be 1-64 letters, digits, _ or -`);
-  if (!Number.isInteger(timeoutMs) || timeoutMs <= 0 || timeoutMs > maxTimeoutMs)
-    problems.push(`timeoutMs must be an integer in 1..${maxTimeoutMs}`);
-  for (const [label, schema] of [
-    ['input', inputSchema],
-    ['output', outputSchema],
-  ] as const) {
-    if (schema === undefined) continue;
-    try {
-      compileSchema(schema);
-    } catch (error) {
-      problems.push(`${label} schema does not compile: ${(error as Error).message}`);
-    }
-  }
-  if (problems.length > 0)
-    throw new ConfigurationError({ message: `Tool '${options.name}' is invalid.`, problems });
+  const idempotent = options.idempotent ?? false;
+  const conversionProblems: string[] = [];
   const tool: ToolDefinition<Input, Output> = {
     specVersion: 1,
     id: options.id ?? options.name,
     name: options.name,
     description: options.description,
-    inputSchema,
-    idempotent: options.idempotent ?? false,
-    timeoutMs,
+    inputSchema: toJsonSchema('input', options.input, conversionProblems),
+    idempotent,
+    timeoutMs: options.timeoutMs ?? toolDefaults.timeoutMs,
     capability: options.capability ?? toolDefaults.capability,
     accessesPrivateData: options.accessesPrivateData ?? false,
     receivesUntrustedInput: options.receivesUntrustedInput ?? false,
     communicatesExternally: options.communicatesExternally ?? false,
     requiresApproval: options.requiresApproval ?? false,
     maxRetries: options.maxRetries ?? toolDefaults.maxRetries,
+    parallel: options.parallel ?? idempotent,
     execute: options.execute,
   };
-  if (outputSchema !== undefined) tool.outputSchema = outputSchema;
+  if (options.output !== undefined)
+    tool.outputSchema = toJsonSchema('output', options.output, conversionProblems);
   if (options.rateLimit) tool.rateLimit = options.rateLimit;
   if (options.cacheTtlMs !== undefined) tool.cacheTtlMs = options.cacheTtlMs;
   if (options.reconcile) tool.reconcile = options.reconcile;
+  const problems = [...conversionProblems, ...checkToolSpec(tool)];
+  if (typeof options.execute !== 'function') problems.push('execute must be a function');
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: `Tool '${String(options.name)}' is invalid.`, problems });
   return tool;
 }
 
-function toJsonSchema<T>(schema: SchemaInput<T>): JsonSchema {
-  if (schema instanceof z.ZodType) return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
-  return schema;
+/** Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. */
+function toJsonSchema<T>(label: string, schema: SchemaInput<T>, problems: string[]): JsonSchema {
+  if (!(schema instanceof z.ZodType)) return schema;
+  try {
+    return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
+  } catch (error) {
+    problems.push(`${label} schema cannot be expressed as JSON Schema: ${(error as Error).message}`);
+    return {};
+  }
 }

@@ -1,18 +1,41 @@
 export { compileSchema, type SchemaValidator } from './compile-schema.js';
-export { type DefineToolOptions, defineTool, toolDefaults } from './define-tool.js';
+export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './create-memory-rate-limiter.js';
+export {
+  createMemorySimulationCache,
+  type MemorySimulationCacheOptions,
+} from './create-memory-simulation-cache.js';
+export { createModelSimulator, type ModelSimulatorOptions } from './create-model-simulator.js';
+export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
+export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
+export {
+  createReadToolResultTool,
+  type ReadToolResultOptions,
+  readToolResult,
+  type StoredToolResult,
+} from './read-tool-result.js';
+export {
+  type CapabilityPolicy,
+  createTaintState,
+  type Redactor,
+  type SimulationRequest,
+  type Simulator,
+  type TaintState,
+  type ToolBatchContext,
+} from './tool-batch-context.js';
+export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
+export { toolDefaults } from './tool-defaults.js';
 export {
   createToolSet,
   type ToolDefinition,
   type ToolExecutionContext,
   type ToolSet,
 } from './tool-definition.js';
+export { runStages, type ToolStage } from './tool-pipeline.js';
 export {
+  approvalRequest,
   errorResult,
-  idempotencyKeyOf,
-  runStages,
+  retryableByDefault,
   successResult,
-  type ToolBatchContext,
-  type ToolCallState,
-  type ToolStage,
-} from './tool-pipeline.js';
+  toContextText,
+} from './tool-results.js';

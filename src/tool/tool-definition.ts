@@ -1,14 +1,17 @@
 /**
  * A tool as the runtime holds it: the data-only spec plus the function that does the work.
  */
+import { ConfigurationError } from '../errors/index.js';
 import type { ToolSpec } from '../spec/index.js';
 
 /** What a tool's `execute` receives besides its validated input. */
 export interface ToolExecutionContext {
-  /** Stable across retries, resumes and approvals: thread id + call id (DESIGN.md invariant 5). */
+  /** Stable across retries, resumes and approvals (DESIGN.md invariant 5; docs/decisions/0003). */
   idempotencyKey: string;
   threadId: string;
   callId: string;
+  /** 1 for the first run, 2 for the first retry … */
+  attempt: number;
   /** Aborted when the call times out or the turn is cancelled; the tool should stop its work. */
   signal: AbortSignal;
 }
@@ -25,12 +28,19 @@ export interface ToolDefinition<Input = unknown, Output = unknown> extends ToolS
 /** Tools available to one run, by name. A `Map` so that names like `__proto__` are plain keys. */
 export type ToolSet = ReadonlyMap<string, ToolDefinition>;
 
-/** Builds a `ToolSet` from a list, refusing duplicate names. */
+/** Builds a `ToolSet` from a list, refusing duplicate names with a `ConfigurationError`. */
 export function createToolSet(tools: readonly ToolDefinition[]): ToolSet {
   const set = new Map<string, ToolDefinition>();
+  const duplicates = new Set<string>();
   for (const tool of tools) {
-    if (set.has(tool.name)) throw new Error(`Two tools are named '${tool.name}'.`);
+    if (set.has(tool.name)) duplicates.add(tool.name);
     set.set(tool.name, tool);
+  }
+  if (duplicates.size > 0) {
+    throw new ConfigurationError({
+      message: 'Two tools share a name.',
+      problems: [...duplicates].map((name) => `more than one tool is named '${name}'`),
+    });
   }
   return set;
 }

@@ -1,67 +1,99 @@
+import { ToolCallError } from '../../errors/index.js';
 import type { ToolErrorCategory } from '../../spec/index.js';
-import { errorResult, idempotencyKeyOf, successResult, type ToolStage } from '../tool-pipeline.js';
+import { idempotencyKeyOf } from '../tool-call-state.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult, retryableByDefault, successResult } from '../tool-results.js';
 
-const categories = new Set<ToolErrorCategory>([
-  'validation_error',
-  'auth_error',
-  'not_found',
-  'rate_limit',
-  'timeout',
-  'server_error',
-]);
+const timedOut: unique symbol = Symbol('timed out');
+const cancelled: unique symbol = Symbol('cancelled');
 
 /**
- * Runs the tool with its timeout. On timeout the signal is aborted and whatever the tool returns later
- * is discarded. A thrown error becomes a result; an error may carry a `category` to say what it was.
- * Text output starting with `Error:` is taken as the tool reporting a failure.
+ * Runs the tool once, within its timeout, measured on the batch's clock. On timeout (or when the batch
+ * is cancelled) the tool's signal is aborted and whatever it returns later is discarded. A thrown
+ * `ToolCallError` (or any error with a known `category`) keeps its category; anything else thrown is a
+ * `server_error`. Text output starting with `Error:` is taken as the tool reporting a failure.
  */
 export const executeWithTimeout: ToolStage = async (state) => {
   const tool = state.tool;
   if (!tool) return errorResult(state, 'not_found', 'No tool was resolved.');
-  const controller = new AbortController();
   const outer = state.batch.signal;
+  if (outer?.aborted) return errorResult(state, 'timeout', 'The call was cancelled before it ran.', false);
+  const controller = new AbortController();
+  const timer = new AbortController();
   const onOuterAbort = () => controller.abort(outer?.reason);
-  if (outer?.aborted)
-    return errorResult(state, 'timeout', 'The call was cancelled before it started.', false);
   outer?.addEventListener('abort', onOuterAbort, { once: true });
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timedOut = new Promise<'timeout'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), tool.timeoutMs);
-  });
+  state.attempts += 1;
+  state.toolContent = true;
+  state.retryAfterMs = undefined;
   const context = {
     idempotencyKey: idempotencyKeyOf(state),
     threadId: state.batch.threadId,
     callId: state.request.callId,
+    attempt: state.attempts,
     signal: controller.signal,
   };
+  const stops: Promise<typeof timedOut | typeof cancelled>[] = [
+    state.batch.clock.sleep(tool.timeoutMs, timer.signal).then(
+      (): typeof timedOut => timedOut,
+      (): typeof cancelled => cancelled,
+    ),
+  ];
+  if (outer) stops.push(abortOf(controller.signal).then((): typeof cancelled => cancelled));
   try {
-    const work = Promise.resolve().then(() => tool.execute(state.input, context));
-    work.catch(() => undefined); // a late rejection after a timeout is discarded, not unhandled
-    const settled = await Promise.race([work.then((output) => ({ output })), timedOut]);
-    if (settled === 'timeout') {
-      controller.abort(new Error('timeout'));
-      return errorResult(
-        state,
-        'timeout',
-        `The tool did not finish within ${tool.timeoutMs} ms.`,
-        tool.idempotent,
-      );
+    let work: Promise<unknown>;
+    try {
+      work = Promise.resolve(tool.execute(state.input, context));
+    } catch (error) {
+      work = Promise.reject(error);
     }
-    if (typeof settled.output === 'string' && /^error:/i.test(settled.output.trimStart())) {
-      return errorResult(
-        state,
-        'server_error',
-        settled.output.trim().slice(6).trim() || 'The tool reported an error.',
-      );
+    work.catch(() => undefined); // a rejection after a timeout is discarded, not unhandled
+    const settled = await Promise.race([work.then((output) => ({ output })), ...stops]);
+    if (settled === timedOut || settled === cancelled) {
+      controller.abort(new Error(settled === timedOut ? 'timeout' : 'cancelled'));
+      return settled === timedOut
+        ? errorResult(
+            state,
+            'timeout',
+            `The tool did not finish within ${tool.timeoutMs} ms.`,
+            tool.idempotent,
+          )
+        : errorResult(state, 'timeout', 'The call was cancelled.', false);
     }
-    return successResult(state, settled.output);
+    const output = settled.output;
+    if (typeof output === 'string' && /^\s*error:/i.test(output)) {
+      const message = output.trim().slice(6).trim() || 'The tool reported an error.';
+      return errorResult(state, 'server_error', message);
+    }
+    return successResult(state, output);
   } catch (error) {
-    const category = (error as { category?: unknown })?.category;
-    const known = typeof category === 'string' && categories.has(category as ToolErrorCategory);
-    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-    return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', message);
+    return thrownResult(state, error);
   } finally {
-    clearTimeout(timer);
+    timer.abort();
     outer?.removeEventListener('abort', onOuterAbort);
   }
 };
+
+const categories = new Set<string>(Object.keys(retryableByDefault));
+
+function thrownResult(state: Parameters<ToolStage>[0], error: unknown) {
+  if (ToolCallError.isInstance(error)) {
+    state.retryAfterMs = error.retryAfterMs;
+    return errorResult(
+      state,
+      error.category,
+      error.message,
+      error.retryable ?? retryableByDefault[error.category],
+    );
+  }
+  const category = (error as { category?: unknown } | null)?.category;
+  const known = typeof category === 'string' && categories.has(category);
+  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+  return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', message);
+}
+
+function abortOf(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}

@@ -1,6 +1,7 @@
 import type { ToolCallResult } from '../../spec/index.js';
-import { stableHash } from '../../util/index.js';
-import { errorResult, idempotencyKeyOf, type ToolStage } from '../tool-pipeline.js';
+import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
 
 /**
  * Journals the call's start before it runs and its redacted result after (DESIGN.md invariant 5).
@@ -15,6 +16,7 @@ export const journalCall: ToolStage = async (state, next) => {
   const key = idempotencyKeyOf(state);
   const existing = await store.readJournal(key);
   if (existing?.result !== undefined && existing.status !== 'started') {
+    state.toolContent = true;
     return JSON.parse(existing.result) as ToolCallResult;
   }
   if (existing && !tool.idempotent) {
@@ -31,7 +33,7 @@ export const journalCall: ToolStage = async (state, next) => {
       threadId,
       callId: state.request.callId,
       toolName: tool.name,
-      argsHash: stableHash(state.input),
+      argsHash: argsHashOf(state),
       idempotent: tool.idempotent,
       status: 'started',
       startedAt: clock.now(),

@@ -1,38 +1,43 @@
-import { errorResult, type ToolStage } from '../tool-pipeline.js';
-
-/** Most argument text a call may carry; larger arguments are refused before parsing. */
-export const maxArgumentChars = 256 * 1024;
+import { toolDefaults } from '../tool-defaults.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
 
 /**
  * Parses the model's argument text as a JSON object. Empty text means `{}` (models send it for tools
- * without parameters); anything else that is not an object is a validation error the model can fix.
+ * without parameters). Text longer than `toolDefaults.maxArgumentChars` is refused unparsed. A JSON
+ * string holding a JSON object (arguments encoded twice, as some models do) is unwrapped once; any
+ * other value that is not an object is a validation error the model can fix.
  */
 export const parseArguments: ToolStage = (state, next) => {
-  const text = state.request.input.trim();
-  if (text.length > maxArgumentChars) {
-    return Promise.resolve(
-      errorResult(
-        state,
-        'validation_error',
-        `Arguments are ${text.length} characters; at most ${maxArgumentChars} are accepted.`,
-      ),
+  const raw = state.request.input;
+  if (typeof raw !== 'string') return refuse(state, 'Arguments must be JSON text.');
+  if (raw.length > toolDefaults.maxArgumentChars) {
+    return refuse(
+      state,
+      `Arguments are ${raw.length} characters; at most ${toolDefaults.maxArgumentChars} are accepted.`,
     );
   }
-  if (text === '') return next({ ...state, input: {} });
+  const text = raw.trim();
+  if (text === '') {
+    state.input = {};
+    return next(state);
+  }
   let input: unknown;
   try {
     input = JSON.parse(text);
+    if (typeof input === 'string' && input.trimStart().startsWith('{')) input = JSON.parse(input);
   } catch (error) {
-    return Promise.resolve(
-      errorResult(
-        state,
-        'validation_error',
-        `Arguments are not valid JSON (${(error as Error).message}). Send a JSON object.`,
-      ),
-    );
+    const detail = state.batch.redact.text((error as Error).message).slice(0, 200);
+    return refuse(state, `Arguments are not valid JSON (${detail}). Send one JSON object.`);
   }
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
-    return Promise.resolve(errorResult(state, 'validation_error', 'Arguments must be a JSON object.'));
+    const kind = input === null ? 'null' : Array.isArray(input) ? 'an array' : `a ${typeof input}`;
+    return refuse(state, `Arguments must be a JSON object with named fields, not ${kind}.`);
   }
-  return next({ ...state, input });
+  state.input = input;
+  return next(state);
 };
+
+function refuse(state: Parameters<ToolStage>[0], message: string) {
+  return Promise.resolve(errorResult(state, 'validation_error', message));
+}

@@ -1,19 +1,33 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import type { ToolStage } from '../tool-pipeline.js';
 
-/** Removes secrets from the output and the error text before anything stores or shows them. */
+/**
+ * Removes secrets from the output, the error text and the context text before anything journals,
+ * audits, caps or shows them (DESIGN.md invariant 8). Redaction runs before any truncation, so no cut
+ * can leave half a secret that no pattern recognises.
+ */
 export const redactResult: ToolStage = async (state, next) => {
   const result = await next(state);
   const { redact } = state.batch;
-  const redacted: ToolCallResult =
-    result.status === 'success'
-      ? { ...result, output: redact.value(result.output), contextText: redact.text(result.contextText) }
-      : result.status === 'error'
-        ? {
-            ...result,
-            error: { ...result.error, message: redact.text(result.error.message) },
-            contextText: redact.text(result.contextText),
-          }
-        : { ...result, contextText: redact.text(result.contextText) };
-  return redacted;
+  return redactToolResult(result, redact);
 };
+
+function redactToolResult(result: ToolCallResult, redact: Parameters<ToolStage>[0]['batch']['redact']) {
+  if (result.status === 'success') {
+    const output = redact.value(result.output);
+    // A string output is its own context text: redact it once.
+    const contextText =
+      typeof result.output === 'string' && result.contextText === result.output && typeof output === 'string'
+        ? output
+        : redact.text(result.contextText);
+    return { ...result, output, contextText };
+  }
+  if (result.status === 'error') {
+    return {
+      ...result,
+      error: { ...result.error, message: redact.text(result.error.message) },
+      contextText: redact.text(result.contextText),
+    };
+  }
+  return { ...result, reason: redact.text(result.reason), contextText: redact.text(result.contextText) };
+}

@@ -1,14 +1,23 @@
-import { errorResult, type ToolStage } from '../tool-pipeline.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { displayName, errorResult } from '../tool-results.js';
 
-/** Finds the named tool among those offered to this run; an unknown name is never executed. */
+/**
+ * Finds the named tool among those offered to this run; an unknown name is never executed. The
+ * lookup is a `Map`, so `__proto__` or `constructor` are unknown names like any other.
+ */
 export const resolveTool: ToolStage = (state, next) => {
   const tool = state.batch.tools.get(state.request.toolName);
-  if (!tool) {
-    const known = [...state.batch.tools.keys()].join(', ');
-    const name = state.request.toolName.slice(0, 80);
-    return Promise.resolve(
-      errorResult(state, 'not_found', `There is no tool named '${name}'. Available tools: ${known}.`),
-    );
+  if (tool) {
+    state.tool = tool;
+    return next(state);
   }
-  return next({ ...state, tool });
+  const known = [...state.batch.tools.keys()].join(', ') || 'none';
+  const name = displayName(state);
+  // Some models wrap parallel calls in a pseudo-tool; they must call the tools directly.
+  const hint = state.request.toolName.startsWith('multi_tool_use.')
+    ? ' Call each tool directly; several calls in one step run in parallel.'
+    : '';
+  return Promise.resolve(
+    errorResult(state, 'not_found', `There is no tool named '${name}'. Available tools: ${known}.${hint}`),
+  );
 };

@@ -1,7 +1,11 @@
 import { compileSchema } from '../compile-schema.js';
-import { errorResult, type ToolStage } from '../tool-pipeline.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
 
-/** Checks a successful output against the tool's output schema before anyone consumes it. */
+/**
+ * Checks a successful output against the tool's output schema before anyone consumes it; an output
+ * that breaks it is a `server_error` (not retried: the tool answered, wrongly) listing the problems.
+ */
 export const validateOutput: ToolStage = async (state, next) => {
   const result = await next(state);
   const schema = state.tool?.outputSchema;

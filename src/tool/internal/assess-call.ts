@@ -1,0 +1,91 @@
+/**
+ * The capability gate's judgement of one call, as a pure function of the tool, the tools offered with
+ * it and the run's taint (seed 000 lethal-trifecta gate, seed 003 capability levels). Computed once per
+ * call and kept on its state: the audit stage records the risk, the gate acts on the rest.
+ */
+import { type CapabilityLevel, capabilityLevels, type ToolSpec } from '../../spec/index.js';
+import type { ToolCallState } from '../tool-call-state.js';
+import type { ToolSet } from '../tool-definition.js';
+
+export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
+
+export interface CallAssessment {
+  /** Set when the batch's policy forbids the tool's level: the call is refused. */
+  refusal?: string;
+  /** Why the call needs a human's yes; empty when it does not. */
+  approvalReasons: string[];
+  risk: RiskLevel;
+}
+
+const risks: readonly RiskLevel[] = ['low', 'medium', 'high', 'critical'];
+const coverage = new WeakMap<ToolSet, boolean>();
+
+/** The assessment of the state's call, computed on first use. */
+export function assessmentOf(state: ToolCallState): CallAssessment {
+  if (state.assessment) return state.assessment;
+  const tool = state.tool;
+  const assessment: CallAssessment = tool ? assessCall(tool, state) : { approvalReasons: [], risk: 'low' };
+  state.assessment = assessment;
+  return assessment;
+}
+
+function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
+  const { capabilities, taint, tools } = state.batch;
+  const level = rankOf(tool.capability);
+  const reasons: string[] = [];
+  let refusal: string | undefined;
+  if (capabilities?.maxLevel !== undefined && level > rankOf(capabilities.maxLevel))
+    refusal = `'${tool.name}' is a ${tool.capability} tool; this run allows tools up to ${capabilities.maxLevel}.`;
+  if (tool.requiresApproval) reasons.push(`'${tool.name}' always needs approval`);
+  if (capabilities?.approvalFrom !== undefined && level >= rankOf(capabilities.approvalFrom))
+    reasons.push(`${tool.capability} tools need approval in this run`);
+  let trifecta = false;
+  if (hasTrifecta(tool)) {
+    trifecta = true;
+    reasons.push(
+      `lethal trifecta: '${tool.name}' reads private data, receives untrusted input and communicates externally`,
+    );
+  } else if (tool.communicatesExternally && offeredSetHasTrifecta(tools)) {
+    trifecta = true;
+    reasons.push(
+      'lethal trifecta: the tools offered together read private data, receive untrusted input and communicate externally',
+    );
+  }
+  if (tool.communicatesExternally && taint?.tainted) {
+    trifecta = true;
+    reasons.push(`untrusted content from ${taint.sources.join(', ') || 'a tool'} is in the context`);
+  }
+  const assessment: CallAssessment = {
+    approvalReasons: reasons,
+    risk: risks[Math.min(risks.length - 1, level + (trifecta ? 1 : 0))] ?? 'critical',
+  };
+  if (refusal !== undefined) assessment.refusal = refusal;
+  return assessment;
+}
+
+/** All three capability tags on one tool. */
+export function hasTrifecta(tool: ToolSpec): boolean {
+  return tool.accessesPrivateData && tool.receivesUntrustedInput && tool.communicatesExternally;
+}
+
+/** The tools offered to one run cover all three tags between them (cached per set). */
+export function offeredSetHasTrifecta(tools: ToolSet): boolean {
+  const hit = coverage.get(tools);
+  if (hit !== undefined) return hit;
+  let privateData = false;
+  let untrusted = false;
+  let external = false;
+  for (const tool of tools.values()) {
+    privateData ||= tool.accessesPrivateData;
+    untrusted ||= tool.receivesUntrustedInput;
+    external ||= tool.communicatesExternally;
+  }
+  const covered = privateData && untrusted && external;
+  coverage.set(tools, covered);
+  return covered;
+}
+
+function rankOf(level: CapabilityLevel): number {
+  const rank = capabilityLevels.indexOf(level);
+  return rank < 0 ? capabilityLevels.length - 1 : rank;
+}

@@ -1,0 +1,59 @@
+/**
+ * The checks every tool definition passes, whether it comes from `defineTool`, a manifest file or an
+ * MCP server: each problem is listed, so that one load reports everything to fix.
+ */
+import { capabilityLevels, type ToolSpec } from '../../spec/index.js';
+import { compileSchema } from '../compile-schema.js';
+import { toolDefaults } from '../tool-defaults.js';
+
+const namePattern = /^[a-zA-Z][a-zA-Z0-9_-]{0,63}$/;
+
+/** Problems of one spec, each prefixed with nothing: the caller names the tool. */
+export function checkToolSpec(spec: ToolSpec): string[] {
+  const problems: string[] = [];
+  if (typeof spec.name !== 'string' || !namePattern.test(spec.name))
+    problems.push(
+      `name '${String(spec.name)}' must start with a letter and have 1-64 letters, digits, _ or -`,
+    );
+  if (typeof spec.description !== 'string' || spec.description.trim() === '')
+    problems.push('description must be a non-empty string');
+  if (!isIntegerIn(spec.timeoutMs, 1, toolDefaults.maxTimeoutMs))
+    problems.push(
+      `timeoutMs must be an integer in 1..${toolDefaults.maxTimeoutMs} (got ${String(spec.timeoutMs)})`,
+    );
+  if (!isIntegerIn(spec.maxRetries, 0, 10))
+    problems.push(`maxRetries must be an integer in 0..10 (got ${String(spec.maxRetries)})`);
+  if (!capabilityLevels.includes(spec.capability))
+    problems.push(
+      `capability '${String(spec.capability)}' is unknown; use one of ${capabilityLevels.join(', ')}`,
+    );
+  if (spec.rateLimit !== undefined) {
+    if (!isIntegerIn(spec.rateLimit.limit, 1, Number.MAX_SAFE_INTEGER))
+      problems.push(`rateLimit.limit must be a positive integer (got ${String(spec.rateLimit.limit)})`);
+    if (!isIntegerIn(spec.rateLimit.windowMs, 1, toolDefaults.maxTimeoutMs))
+      problems.push(`rateLimit.windowMs must be an integer in 1..${toolDefaults.maxTimeoutMs}`);
+  }
+  if (spec.cacheTtlMs !== undefined && !isIntegerIn(spec.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER))
+    problems.push('cacheTtlMs must be a non-negative integer');
+  problems.push(...checkSchema('inputSchema', spec.inputSchema));
+  const inputType = typeof spec.inputSchema === 'object' ? spec.inputSchema.type : undefined;
+  if (inputType !== undefined && inputType !== 'object')
+    problems.push(`inputSchema must describe an object (arguments are named), not '${String(inputType)}'`);
+  if (spec.outputSchema !== undefined) problems.push(...checkSchema('outputSchema', spec.outputSchema));
+  return problems;
+}
+
+function checkSchema(label: string, schema: unknown): string[] {
+  if (typeof schema !== 'boolean' && (typeof schema !== 'object' || schema === null || Array.isArray(schema)))
+    return [`${label} must be a JSON Schema object`];
+  try {
+    compileSchema(schema as ToolSpec['inputSchema']);
+    return [];
+  } catch (error) {
+    return [`${label} does not compile: ${error instanceof Error ? error.message : String(error)}`];
+  }
+}
+
+function isIntegerIn(value: unknown, min: number, max: number): boolean {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}

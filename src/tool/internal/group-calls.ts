@@ -1,0 +1,27 @@
+/**
+ * Splits a step's calls into groups that run one after another; the calls inside a group run
+ * concurrently. Consecutive calls with the same explicit `parallelGroup` form a group (the model asked
+ * for it, e.g. a `<parallel>` block); so do consecutive ungrouped calls whose tools all allow it
+ * (`parallel: true`) or that name no known tool (they fail without running anything). Every other
+ * call is a group of its own. Groups hold call indices.
+ */
+import type { ToolCallRequest } from '../../spec/index.js';
+import type { ToolSet } from '../tool-definition.js';
+
+export function groupCalls(calls: readonly ToolCallRequest[], tools: ToolSet): number[][] {
+  const groups: number[][] = [];
+  let lastKey: string | undefined;
+  calls.forEach((call, index) => {
+    let key: string | undefined;
+    if (call.parallelGroup !== undefined) key = `group:${call.parallelGroup}`;
+    else {
+      const tool = tools.get(call.toolName);
+      if (!tool || tool.parallel === true) key = 'step';
+    }
+    const last = groups.at(-1);
+    if (last && key !== undefined && key === lastKey) last.push(index);
+    else groups.push([index]);
+    lastKey = key;
+  });
+  return groups;
+}

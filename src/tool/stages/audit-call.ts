@@ -1,0 +1,69 @@
+import type { AuditRecord, ToolCallResult } from '../../spec/index.js';
+import { assessmentOf } from '../internal/assess-call.js';
+import type { ToolCallState } from '../tool-call-state.js';
+import { toolDefaults } from '../tool-defaults.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult, toContextText } from '../tool-results.js';
+
+/**
+ * The audit log (seed 003): every call of a `controlled`, `restricted` or `privileged` tool gets a row
+ * written before the call (tool, level, risk, redacted input summary, status `started`) and completed
+ * after it (status, redacted output summary, duration). A gate, a denial or a rate limit that stops
+ * the call completes the row as `denied`; an approval request as `suspended`. A row that cannot be
+ * written stops the call: what cannot be audited does not run.
+ */
+export const auditCall: ToolStage = async (state, next) => {
+  const { tool, batch } = state;
+  const store = batch.store;
+  if (!tool || !store || tool.capability === 'safe') return next(state);
+  const startedAt = batch.clock.now();
+  let id: number;
+  try {
+    id = await store.appendAudit({
+      threadId: batch.threadId,
+      callId: state.request.callId,
+      toolName: tool.name,
+      capability: tool.capability,
+      ...(batch.principal !== undefined ? { principal: batch.principal } : {}),
+      inputSummary: summarize(toContextText(batch.redact.value(state.input))),
+      risk: assessmentOf(state).risk,
+      status: 'started',
+      createdAt: startedAt,
+    });
+  } catch (error) {
+    const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
+    return errorResult(
+      state,
+      'server_error',
+      `The audit log cannot be written (${detail}), so the call was not run.`,
+      false,
+    );
+  }
+  const result = await next(state);
+  try {
+    await store.completeAudit({
+      id,
+      status: auditStatus(state, result),
+      outputSummary: summarize(
+        result.status !== 'suspended' && result.simulation
+          ? `${result.contextText}\n[simulation] ${result.simulation}`
+          : result.contextText,
+      ),
+      durationMs: Math.max(0, batch.clock.now() - startedAt),
+    });
+  } catch {
+    // The call has happened; its result must reach the model even if the row stays `started`.
+  }
+  return result;
+};
+
+function auditStatus(state: ToolCallState, result: ToolCallResult): AuditRecord['status'] {
+  if (result.status === 'success') return 'succeeded';
+  if (result.status === 'suspended') return 'suspended';
+  return state.toolContent ? 'failed' : 'denied';
+}
+
+function summarize(text: string): string {
+  const max = toolDefaults.auditSummaryChars;
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

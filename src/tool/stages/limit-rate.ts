@@ -1,0 +1,70 @@
+import type { RateLimitSpec } from '../../spec/index.js';
+import { createMemoryRateLimiter } from '../create-memory-rate-limiter.js';
+import { toolDefaults } from '../tool-defaults.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
+
+/** Used when a batch brings no limiter, so that limits hold across the batches of one process. */
+const processLimiter = createMemoryRateLimiter();
+
+/**
+ * Takes one unit from each limit that applies to the call: the tool's own `rateLimit`, and its
+ * level's (`toolDefaults.levelRateLimits`, overridable per batch), each counted per rate-limit scope
+ * (the principal by default). A call over a limit gets a `rate_limit` error saying when to try again;
+ * a limiter that cannot answer refuses the call (fails closed).
+ */
+export const limitRate: ToolStage = async (state, next) => {
+  const tool = state.tool;
+  if (!tool) return next(state);
+  const batch = state.batch;
+  const levelLimit =
+    batch.rateLimits && tool.capability in batch.rateLimits
+      ? batch.rateLimits[tool.capability]
+      : toolDefaults.levelRateLimits[tool.capability];
+  if (!tool.rateLimit && !levelLimit) return next(state);
+  const limiter = batch.rateLimiter ?? processLimiter;
+  const scope = batch.rateLimitScope ?? batch.principal ?? '*';
+  const now = batch.clock.now();
+  const limits: [string, RateLimitSpec, string][] = [];
+  if (tool.rateLimit) limits.push([`tool:${tool.name}:${scope}`, tool.rateLimit, `'${tool.name}'`]);
+  if (levelLimit) limits.push([`level:${tool.capability}:${scope}`, levelLimit, `${tool.capability} tools`]);
+  for (const [key, limit, what] of limits) {
+    let decision: Awaited<ReturnType<typeof limiter.take>>;
+    try {
+      decision = await limiter.take({ key, limit: limit.limit, windowMs: limit.windowMs, now });
+    } catch (error) {
+      const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
+      return errorResult(
+        state,
+        'rate_limit',
+        `The rate limiter cannot answer (${detail}), so the call was not run.`,
+        false,
+      );
+    }
+    if (!decision.allowed) {
+      return errorResult(
+        state,
+        'rate_limit',
+        `Rate limit reached: ${what} may run ${limit.limit} times per ${describeWindow(limit.windowMs)}. ` +
+          `Try again in ${describeDuration(decision.retryAfterMs)} or do without this call.`,
+      );
+    }
+  }
+  return next(state);
+};
+
+function describeWindow(ms: number): string {
+  if (ms === 3_600_000) return 'hour';
+  if (ms === 60_000) return 'minute';
+  return describeDuration(ms);
+}
+
+function describeDuration(ms: number): string {
+  if (ms >= 3_600_000 && ms % 3_600_000 === 0) return plural(ms / 3_600_000, 'hour');
+  if (ms >= 60_000) return plural(Math.ceil(ms / 60_000), 'minute');
+  return plural(Math.ceil(ms / 1000), 'second');
+}
+
+function plural(count: number, unit: string): string {
+  return `${count} ${unit}${count === 1 ? '' : 's'}`;
+}

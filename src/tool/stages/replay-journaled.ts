@@ -1,0 +1,31 @@
+import type { ToolCallResult } from '../../spec/index.js';
+import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
+
+/**
+ * Answers a call whose result is already journaled (a resumed or repeated batch) with that result,
+ * before any gate, limit or audit sees it: what happened is not asked for again, counted again or run
+ * again (DESIGN.md invariant 5). The same call id with other arguments is refused, never answered with
+ * another call's result.
+ */
+export const replayJournaled: ToolStage = async (state, next) => {
+  const store = state.batch.store;
+  if (!store || !state.tool) return next(state);
+  const entry = await store.readJournal(idempotencyKeyOf(state));
+  if (!entry || entry.status === 'started' || entry.result === undefined) return next(state);
+  if (entry.toolName !== state.tool.name || entry.argsHash !== argsHashOf(state)) {
+    return errorResult(
+      state,
+      'validation_error',
+      `Call id '${state.request.callId}' was already used for another call in this turn; use a new call id.`,
+      false,
+    );
+  }
+  state.toolContent = true;
+  try {
+    return JSON.parse(entry.result) as ToolCallResult;
+  } catch {
+    return errorResult(state, 'server_error', 'The journaled result of this call cannot be read.', false);
+  }
+};

@@ -1,0 +1,37 @@
+import type { ApprovalState } from '../../spec/index.js';
+import { assessmentOf } from '../internal/assess-call.js';
+import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { approvalRequest, errorResult } from '../tool-results.js';
+
+/**
+ * Holds a call that needs approval (see the capability gate) until a human said yes to exactly this
+ * call: the batch's `approvals` lookup is asked with the call's idempotency key and argument hash.
+ * `approved` lets it run; `denied` answers the model with a final `auth_error`; no decision returns a
+ * suspension (status `suspended`, kind `approval`), which the durability layer saves and resumes.
+ * A lookup that fails refuses the call: approval fails closed.
+ */
+export const requireApproval: ToolStage = async (state, next) => {
+  const reasons = assessmentOf(state).approvalReasons;
+  if (reasons.length === 0) return next(state);
+  const idempotencyKey = idempotencyKeyOf(state);
+  const argsHash = argsHashOf(state);
+  let verdict: ApprovalState = 'none';
+  if (state.batch.approvals) {
+    try {
+      verdict = await state.batch.approvals.isApproved(idempotencyKey, argsHash);
+    } catch (error) {
+      const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+      return errorResult(
+        state,
+        'server_error',
+        `Approvals cannot be read (${detail}), so the call was not run.`,
+        false,
+      );
+    }
+  }
+  if (verdict === 'approved') return next(state);
+  if (verdict === 'denied')
+    return errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
+  return approvalRequest(state, { reason: reasons.join('; '), idempotencyKey, argsHash });
+};

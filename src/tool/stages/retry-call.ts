@@ -1,0 +1,42 @@
+import type { ToolCallResult, ToolError } from '../../spec/index.js';
+import { toolDefaults } from '../tool-defaults.js';
+import type { ToolDefinition } from '../tool-definition.js';
+import type { ToolStage } from '../tool-pipeline.js';
+
+/**
+ * Runs a failed call again, with exponential backoff on the batch's clock (1 s, 2 s, 4 s … at most
+ * 30 s, or longer when the tool said `retryAfterMs`), at most `maxRetries` times after the first.
+ * Only retryable errors are retried, and only for idempotent tools, except a `rate_limit` refusal,
+ * which means the other side did nothing. A timed-out non-idempotent call is never run again. The same
+ * idempotency key is used for every attempt. Cancelling the batch ends the wait.
+ */
+export const retryCall: ToolStage = async (state, next) => {
+  const tool = state.tool;
+  let result = await next(state);
+  if (!tool) return result;
+  const { clock, signal, retry } = state.batch;
+  const base = retry?.baseDelayMs ?? toolDefaults.retryBaseDelayMs;
+  const max = retry?.maxDelayMs ?? toolDefaults.retryMaxDelayMs;
+  while (result.status === 'error' && state.attempts <= tool.maxRetries && mayRetry(tool, result.error)) {
+    const backoff = Math.min(max, base * 2 ** (state.attempts - 1));
+    const wanted = state.retryAfterMs ?? 0;
+    if (wanted > max) break;
+    try {
+      await clock.sleep(Math.max(backoff, wanted), signal);
+    } catch {
+      break;
+    }
+    result = await next(state);
+  }
+  return state.attempts > 1 ? withAttempts(result, state.attempts) : result;
+};
+
+function mayRetry(tool: ToolDefinition, error: ToolError): boolean {
+  if (!error.retryable) return false;
+  return tool.idempotent || error.category === 'rate_limit';
+}
+
+function withAttempts(result: ToolCallResult, attempts: number): ToolCallResult {
+  if (result.status !== 'error') return result;
+  return { ...result, error: { ...result.error, attempts } };
+}

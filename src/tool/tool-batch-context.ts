@@ -1,0 +1,90 @@
+/**
+ * What every call of one batch shares: the tools offered, where journal and audit rows go, and the
+ * services of the safety stages (rate limiter, simulator, approval lookup). Only the first block is
+ * required; every service left out is either off (simulation, approvals) or has an in-process default
+ * (the rate limiter), and every bound left out comes from `toolDefaults`.
+ */
+import type {
+  ApprovalLookup,
+  CapabilityLevel,
+  RateLimiter,
+  RateLimitSpec,
+  StateStore,
+  ToolSpec,
+} from '../spec/index.js';
+import type { Clock } from '../util/index.js';
+import type { ToolSet } from './tool-definition.js';
+
+/** Removes secrets from text and from values (DESIGN.md invariant 8). */
+export interface Redactor {
+  text(text: string): string;
+  value(value: unknown): unknown;
+}
+
+/**
+ * Whether content from a tool that `receivesUntrustedInput` has entered the model context of this
+ * skill run. One object per run, shared by its batches; the pipeline sets it after a batch whose
+ * results carry such content, and from then on every `communicatesExternally` call needs approval.
+ */
+export interface TaintState {
+  tainted: boolean;
+  /** The tools whose results tainted the context, in order. */
+  sources: string[];
+}
+
+/** Creates the taint state of a new skill run (pass `tainted: true` when the context starts untrusted). */
+export function createTaintState(initial?: Partial<TaintState>): TaintState {
+  return { tainted: initial?.tainted ?? false, sources: [...(initial?.sources ?? [])] };
+}
+
+/** What a simulator is asked: the tool and the call's arguments, already redacted. */
+export interface SimulationRequest {
+  tool: ToolSpec;
+  redactedInput: unknown;
+  signal: AbortSignal;
+}
+
+/** Predicts a call's outcome and risks in a few sentences (seed 003 anticipatory simulation). */
+export type Simulator = (request: SimulationRequest) => Promise<string | undefined>;
+
+/** Which capability levels a batch may use and which need a human's yes. */
+export interface CapabilityPolicy {
+  /** Calls to tools above this level are refused (`auth_error`). Default: every level is allowed. */
+  maxLevel?: CapabilityLevel;
+  /** Calls at this level or above need approval. Default: none by level alone. */
+  approvalFrom?: CapabilityLevel;
+}
+
+export interface ToolBatchContext {
+  tools: ToolSet;
+  threadId: string;
+  /** The turn the calls belong to; part of every idempotency key. */
+  turnId: string;
+  clock: Clock;
+  /** Journal and audit go here when given. */
+  store?: StateStore;
+  principal?: string;
+  /** Cancels every call of the batch. */
+  signal?: AbortSignal;
+  /** Characters of one result that enter the model context (head + tail). */
+  maxContextChars: number;
+  /** Redacts secrets before anything is stored or shown to the model (DESIGN.md invariant 8). */
+  redact: Redactor;
+
+  /** Answers whether a call that needs approval has one; without it such a call always suspends. */
+  approvals?: ApprovalLookup;
+  /** The run's taint state; without it taint is tracked for this batch only. */
+  taint?: TaintState;
+  capabilities?: CapabilityPolicy;
+  /** Defaults to one in-memory limiter shared by the process. */
+  rateLimiter?: RateLimiter;
+  /** Per-level limits replacing `toolDefaults.levelRateLimits`; `null` lifts a level's limit. */
+  rateLimits?: Partial<Record<CapabilityLevel, RateLimitSpec | null>>;
+  /** Whose calls are counted together: defaults to the principal, else one global count. */
+  rateLimitScope?: string;
+  /** Runs anticipatory simulations of `restricted` and `privileged` calls; off when absent. */
+  simulate?: Simulator;
+  simulationTimeoutMs?: number;
+  maxConcurrency?: number;
+  retry?: { baseDelayMs?: number; maxDelayMs?: number };
+}
