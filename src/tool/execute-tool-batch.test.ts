@@ -9,7 +9,12 @@ const input = z.object({ n: z.number() });
 
 /** A tool that records how many of its calls run at once; each call waits until the test releases it. */
 function gatedTool(name: string, parallel: boolean) {
-  const state = { active: 0, peak: 0, started: [] as number[], gates: [] as ReturnType<typeof deferred<void>>[] };
+  const state = {
+    active: 0,
+    peak: 0,
+    started: [] as number[],
+    gates: [] as ReturnType<typeof deferred<void>>[],
+  };
   const tool = defineTool({
     name,
     description: 'Waits.',

@@ -9,6 +9,12 @@ export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
 export {
+  type LoadManifestOptions,
+  loadManifest,
+  readManifest,
+  type ToolImplementations,
+} from './load-manifest.js';
+export {
   createReadToolResultTool,
   type ReadToolResultOptions,
   readToolResult,
