@@ -40,7 +40,7 @@ describe('defineTool', () => {
         capability: 'root' as never,
         maxRetries: -1,
         rateLimit: { limit: 0, windowMs: 1_000 },
-        execute: () => 1,
+        execute: () => new Date(),
       });
     } catch (e) {
       error = e;
