@@ -15,6 +15,22 @@ export {
   readManifest,
   type ToolImplementations,
 } from './load-manifest.js';
+export type { McpConnectionStatus } from './mcp/internal/mcp-connection.js';
+export {
+  type McpApprovalPolicy,
+  type McpToolFields,
+  type McpToolHints,
+  mapMcpAnnotations,
+  mcpHintDefaults,
+} from './mcp/map-mcp-annotations.js';
+export type {
+  McpHttpServer,
+  McpSourceOptions,
+  McpStdioServer,
+  McpToolOverride,
+  McpToolsOptions,
+} from './mcp/mcp-server-options.js';
+export { type McpToolSource, mcpTools } from './mcp/mcp-tools.js';
 export {
   type ParsedSkillCall,
   type ParsedSkillText,

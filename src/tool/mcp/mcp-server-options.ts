@@ -1,0 +1,58 @@
+/**
+ * How to reach an MCP server and how to treat its tools. A server is spawned over stdio (`command`)
+ * or reached over streamable HTTP (`url`).
+ */
+import type { RateLimitSpec, ToolSpec } from '../../spec/index.js';
+import type { McpApprovalPolicy } from './map-mcp-annotations.js';
+
+export interface McpStdioServer {
+  command: string;
+  args?: readonly string[];
+  /** Added to a small safe environment (HOME, PATH, …); the parent's secrets are not passed on. */
+  env?: Record<string, string>;
+  cwd?: string;
+}
+
+export interface McpHttpServer {
+  url: string | URL;
+  /** Sent with every request, e.g. `{ Authorization: 'Bearer …' }`. */
+  headers?: Record<string, string>;
+}
+
+/** Fields a source may set per tool, overriding what the annotations gave. */
+export type McpToolOverride = Partial<
+  Pick<
+    ToolSpec,
+    | 'idempotent'
+    | 'timeoutMs'
+    | 'capability'
+    | 'accessesPrivateData'
+    | 'receivesUntrustedInput'
+    | 'communicatesExternally'
+    | 'requiresApproval'
+    | 'maxRetries'
+    | 'parallel'
+    | 'cacheTtlMs'
+  >
+> & { rateLimit?: RateLimitSpec };
+
+export interface McpSourceOptions {
+  /** Names the source in errors (`mcp:<name>`); defaults to the command's or host's name. */
+  name?: string;
+  /** Prepended to every tool name, e.g. `fs_`, to keep names from two servers apart. */
+  prefix?: string;
+  /** Only these MCP tool names are offered (default: all). */
+  include?: readonly string[];
+  /** Each tool's timeout unless overridden (default `toolDefaults.timeoutMs`). */
+  timeoutMs?: number;
+  /** How long connecting (spawn + initialize) may take; default 30 s. */
+  connectTimeoutMs?: number;
+  /** Whether the server's tools read private data (default true: MCP has no hint for it). */
+  accessesPrivateData?: boolean;
+  /** Which tools need approval: destructive ones (default), all, or none. */
+  approval?: McpApprovalPolicy;
+  /** Per MCP tool name. */
+  overrides?: Record<string, McpToolOverride>;
+}
+
+export type McpToolsOptions = (McpStdioServer | McpHttpServer) & McpSourceOptions;
