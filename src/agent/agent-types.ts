@@ -13,7 +13,7 @@ import type {
   StateStore,
   ThreadSnapshot,
 } from '../spec/index.js';
-import type { ToolDefinition } from '../tool/index.js';
+import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 
 export interface AgentOptions {
@@ -39,6 +39,25 @@ export interface AgentOptions {
   /** Redaction of secrets; defaults to `redactSecrets` / `redactValue`. */
   redact?: { text(text: string): string; value(value: unknown): unknown };
   limits?: Partial<AgentLimits>;
+  /**
+   * Services and policies of the tool safety pipeline. By default the agent keeps one in-memory rate
+   * limiter and simulates `restricted` and `privileged` calls with its own model (cached in memory);
+   * `simulate: undefined` here turns simulation off.
+   */
+  toolPipeline?: Partial<
+    Pick<
+      ToolBatchContext,
+      | 'rateLimiter'
+      | 'rateLimits'
+      | 'rateLimitScope'
+      | 'simulate'
+      | 'simulationTimeoutMs'
+      | 'capabilities'
+      | 'approvals'
+      | 'maxConcurrency'
+      | 'retry'
+    >
+  >;
 }
 
 /** Every bound of a turn, declared once (DESIGN.md §5). */

@@ -10,7 +10,12 @@ import { createObservationBus } from '../observe/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
 import { createSqliteStore } from '../store/index.js';
-import { createToolSet } from '../tool/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemorySimulationCache,
+  createModelSimulator,
+  createToolSet,
+} from '../tool/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
 import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult } from './agent-types.js';
 import { commitTurn } from './commit-turn.js';
@@ -48,6 +53,16 @@ export function createAgent(options: AgentOptions): Agent {
   const bus = createObservationBus();
   const owner = ids('agent');
   const persona = options.persona ?? defaultPersona;
+  const toolPipeline = {
+    rateLimiter: createMemoryRateLimiter(),
+    simulate: createModelSimulator({
+      model: options.model,
+      cache: createMemorySimulationCache(),
+      clock,
+      redact: redact.text,
+    }),
+    ...options.toolPipeline,
+  };
 
   async function send(sendOptions: SendOptions): Promise<TurnResult> {
     const text = prepareInput(sendOptions.text, { maxChars: limits.maxInputChars });
@@ -88,12 +103,14 @@ export function createAgent(options: AgentOptions): Agent {
       ...(signal ? { signal } : {}),
     };
     const batch = {
+      ...toolPipeline,
       threadId,
       turnId: turn.turnId,
       clock,
       store,
       maxContextChars: limits.maxToolResultChars,
       redact,
+      ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     };
     try {

@@ -7,7 +7,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { SkillOutcome, ToolCallRequest, ToolCallResult } from '../spec/index.js';
-import type { ToolBatchContext, ToolSet } from '../tool/index.js';
+import { type ToolBatchContext, type ToolSet, taintFromTranscript } from '../tool/index.js';
 import { type Clock, type IdGenerator, randomIdGenerator } from '../util/index.js';
 import type { StopReason } from './await-within.js';
 import { backtrackPhase } from './backtrack-phase.js';
@@ -149,7 +149,12 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     clock,
     limits,
     tools: options.tools,
-    batch: { ...options.batch, tools: options.tools },
+    // One taint state per run, restored from the transcript on resume (tool/tool-batch-context.ts).
+    batch: {
+      ...options.batch,
+      tools: options.tools,
+      taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
+    },
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -51,6 +51,7 @@ export {
   type Simulator,
   type TaintState,
   type ToolBatchContext,
+  taintFromTranscript,
 } from './tool-batch-context.js';
 export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
 export { toolDefaults } from './tool-defaults.js';

@@ -37,6 +37,27 @@ export function createTaintState(initial?: Partial<TaintState>): TaintState {
   return { tainted: initial?.tainted ?? false, sources: [...(initial?.sources ?? [])] };
 }
 
+/**
+ * The taint state of a transcript: tainted when it holds a result of a tool that receives untrusted
+ * input. A run resumed from its checkpoint starts from this, so a suspension does not wash the taint out.
+ */
+export function taintFromTranscript(
+  messages: readonly { role: string; content: unknown }[],
+  tools: ToolSet,
+): TaintState {
+  const taint = createTaintState();
+  for (const message of messages) {
+    if (message.role !== 'tool' || !Array.isArray(message.content)) continue;
+    for (const part of message.content as { type?: unknown; toolName?: unknown }[]) {
+      const tool = typeof part.toolName === 'string' ? tools.get(part.toolName) : undefined;
+      if (part.type !== 'tool-result' || !tool?.receivesUntrustedInput) continue;
+      taint.tainted = true;
+      if (!taint.sources.includes(tool.name)) taint.sources.push(tool.name);
+    }
+  }
+  return taint;
+}
+
 /** What a simulator is asked: the tool and the call's arguments, already redacted. */
 export interface SimulationRequest {
   tool: ToolSpec;

@@ -44,11 +44,10 @@ export const auditCall: ToolStage = async (state, next) => {
     await store.completeAudit({
       id,
       status: auditStatus(state, result),
-      outputSummary: summarize(
+      outputSummary:
         result.status !== 'suspended' && result.simulation
-          ? `${result.contextText}\n[simulation] ${result.simulation}`
-          : result.contextText,
-      ),
+          ? `${summarize(result.contextText)}\n[simulation] ${summarize(result.simulation)}`
+          : summarize(result.contextText),
       durationMs: Math.max(0, batch.clock.now() - startedAt),
     });
   } catch {
