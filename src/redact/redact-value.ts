@@ -30,8 +30,8 @@ const sensitiveKeySuffixes: readonly (readonly [string, SecretKind])[] = [
 interface Context {
   readonly options: RedactValueOptions;
   readonly maxDepth: number;
-  /** The objects on the path from the root: meeting one again is a cycle. */
-  readonly ancestors: Set<object>;
+  /** The objects on the path from the root: meeting one again is a cycle (a stack; paths are short). */
+  readonly ancestors: object[];
 }
 
 /**
@@ -56,7 +56,7 @@ export function redactValue(value: unknown, options: RedactValueOptions = {}): u
   const context: Context = {
     options,
     maxDepth: options.maxDepth ?? defaultRedactMaxDepth,
-    ancestors: new Set(),
+    ancestors: [],
   };
   return redactNode(value, 0, context);
 }
@@ -64,15 +64,15 @@ export function redactValue(value: unknown, options: RedactValueOptions = {}): u
 function redactNode(value: unknown, depth: number, context: Context): unknown {
   if (typeof value === 'string') return redactSecrets(value, context.options);
   if (typeof value !== 'object' || value === null) return value;
-  if (context.ancestors.has(value)) return '[Circular]';
+  if (context.ancestors.includes(value)) return '[Circular]';
   if (depth >= context.maxDepth) return '[MaxDepth]';
-  context.ancestors.add(value);
+  context.ancestors.push(value);
   try {
     return redactObject(value, depth, context);
   } catch {
     return '[Unserializable]';
   } finally {
-    context.ancestors.delete(value);
+    context.ancestors.pop();
   }
 }
 
@@ -97,16 +97,19 @@ function redactObject(value: object, depth: number, context: Context): unknown {
 
 function redactEntries(entries: readonly [string, unknown][], depth: number, context: Context): object {
   const output: [string, unknown][] = [];
-  const usedKeys = new Set<string>();
+  // Only a key that held a secret can collide with another once redacted; then neither value is dropped.
+  let usedKeys: Set<string> | undefined;
   for (const [key, item] of entries) {
     const kind = sensitiveKind(key, item, context.options);
     const redacted =
       kind === undefined ? redactNode(item, depth + 1, context) : redactSensitive(item, kind, depth, context);
-    // A key that held a secret may collide with another once redacted; neither value is dropped.
     const redactedKey = redactSecrets(key, context.options);
     let outputKey = redactedKey;
-    for (let suffix = 2; usedKeys.has(outputKey); suffix++) outputKey = `${redactedKey}#${suffix}`;
-    usedKeys.add(outputKey);
+    if (redactedKey !== key || usedKeys !== undefined) {
+      usedKeys ??= new Set(output.map(([k]) => k));
+      for (let suffix = 2; usedKeys.has(outputKey); suffix++) outputKey = `${redactedKey}#${suffix}`;
+      usedKeys.add(outputKey);
+    }
     output.push([outputKey, redacted]);
   }
   // fromEntries defines properties, so a `__proto__` key stays an ordinary key.
@@ -122,11 +125,25 @@ function redactSensitive(item: unknown, kind: SecretKind, depth: number, context
   return isRedactionMarker(redacted) ? redacted : formatRedactionMarker(kind);
 }
 
+/** Which sensitive suffix a key ends with, by key: object keys repeat, the lookup need not. */
+const suffixByKey = new Map<string, readonly [string, SecretKind] | null>();
+const maxCachedKeys = 4_096;
+
+function sensitiveSuffix(key: string): readonly [string, SecretKind] | undefined {
+  const cached = suffixByKey.get(key);
+  if (cached !== undefined) return cached ?? undefined;
+  const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, '');
+  const found = sensitiveKeySuffixes.find(([suffix]) => normalized.endsWith(suffix));
+  if (suffixByKey.size >= maxCachedKeys) suffixByKey.clear();
+  // Only short keys are kept: a long key may itself be a secret, which no cache should hold.
+  if (key.length <= 64 && redactSecrets(key) === key) suffixByKey.set(key, found ?? null);
+  return found;
+}
+
 function sensitiveKind(key: string, item: unknown, options: RedactValueOptions): SecretKind | undefined {
   // A key redacted by an earlier pass names a kind, not a secret: `[REDACTED:github-token]`.
   if (isRedactionMarker(key)) return undefined;
-  const normalized = key.toLowerCase().replace(/[^a-z0-9]/g, '');
-  const found = sensitiveKeySuffixes.find(([suffix]) => normalized.endsWith(suffix));
+  const found = sensitiveSuffix(key);
   if (found === undefined || options.ignoreKinds?.includes(found[1])) return undefined;
   // `PWD` / `OLDPWD` in an environment dump are directories, not passwords.
   if (found[0] === 'pwd' && typeof item === 'string' && /^[/~]/.test(item)) return undefined;

@@ -12,15 +12,24 @@ export type ToolStage = (
   next: (state: ToolCallState) => Promise<ToolCallResult>,
 ) => Promise<ToolCallResult>;
 
+type Next = (state: ToolCallState) => Promise<ToolCallResult>;
+
+/** The `next` function of each position, built once per stage list rather than once per call. */
+const chains = new WeakMap<readonly ToolStage[], Next>();
+
 /** Runs `stages` in order around one call. The last stage must answer without calling `next`. */
 export function runStages(stages: readonly ToolStage[], state: ToolCallState): Promise<ToolCallResult> {
-  const dispatch = (index: number, current: ToolCallState): Promise<ToolCallResult> => {
-    const stage = stages[index];
-    if (!stage)
-      return Promise.resolve(
-        errorResult(current, 'server_error', 'The tool pipeline has no executing stage.'),
-      );
-    return stage(current, (nextState) => dispatch(index + 1, nextState));
-  };
-  return dispatch(0, state);
+  let first = chains.get(stages);
+  if (!first) {
+    let next: Next = (current) =>
+      Promise.resolve(errorResult(current, 'server_error', 'The tool pipeline has no executing stage.'));
+    for (let index = stages.length - 1; index >= 0; index--) {
+      const stage = stages[index] as ToolStage;
+      const inner = next;
+      next = (current) => stage(current, inner);
+    }
+    first = next;
+    chains.set(stages, first);
+  }
+  return first(state);
 }

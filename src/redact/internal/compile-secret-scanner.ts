@@ -33,8 +33,15 @@ const cache = new Map<string, SecretScanner>();
 /** Distinct `ignoreKinds` sets are few in practice; the cache is bounded anyway. */
 const maxCachedScanners = 16;
 
+let fullTable: SecretScanner | undefined;
+
 /** The scanner for the whole table minus `ignoreKinds`; compiled once per distinct set. */
 export function compileSecretScanner(ignoreKinds: readonly SecretKind[] = []): SecretScanner {
+  // The common case, on every redaction: no kinds ignored, no key to build.
+  if (ignoreKinds.length === 0) {
+    fullTable ??= buildScanner(SECRET_PATTERNS);
+    return fullTable;
+  }
   const key = [...new Set(ignoreKinds)].sort().join(',');
   const cached = cache.get(key);
   if (cached !== undefined) return cached;

@@ -12,7 +12,10 @@ import { errorResult, toContextText } from '../tool-results.js';
  * the call completes the row as `denied`; an approval request as `suspended`. A row that cannot be
  * written stops the call: what cannot be audited does not run.
  */
-export const auditCall: ToolStage = async (state, next) => {
+export const auditCall: ToolStage = (state, next) =>
+  state.tool && state.batch.store && state.tool.capability !== 'safe' ? audit(state, next) : next(state);
+
+const audit: ToolStage = async (state, next) => {
   const { tool, batch } = state;
   const store = batch.store;
   if (!tool || !store || tool.capability === 'safe') return next(state);

@@ -1,5 +1,5 @@
 import type { ToolCallResult } from '../../spec/index.js';
-import { idempotencyKeyOf } from '../tool-call-state.js';
+import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
 
 /**
@@ -8,8 +8,9 @@ import type { ToolStage } from '../tool-pipeline.js';
  * back). Runs after redaction, so no cut can split a secret past the redactor. Then appends the
  * anticipatory simulation, if any, so that the cut never removes it.
  */
-export const capResultSize: ToolStage = async (state, next) => {
-  const result = await next(state);
+export const capResultSize: ToolStage = (state, next) => next(state).then((result) => cap(state, result));
+
+function cap(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const max = state.batch.maxContextChars;
   const text = result.contextText;
   let capped: ToolCallResult = result;
@@ -33,4 +34,4 @@ export const capResultSize: ToolStage = async (state, next) => {
       contextText: `${capped.contextText}\n[ANTICIPATORY SIMULATION]: ${capped.simulation}`,
     };
   return capped;
-};
+}

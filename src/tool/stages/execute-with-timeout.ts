@@ -1,11 +1,14 @@
 import { ToolCallError } from '../../errors/index.js';
 import type { ToolErrorCategory } from '../../spec/index.js';
-import { idempotencyKeyOf } from '../tool-call-state.js';
+import { startTimer } from '../internal/start-timer.js';
+import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
+import type { ToolExecutionContext } from '../tool-definition.js';
 import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult, retryableByDefault, successResult } from '../tool-results.js';
 
-const timedOut: unique symbol = Symbol('timed out');
-const cancelled: unique symbol = Symbol('cancelled');
+type Stop = 'timeout' | 'cancelled';
+const timeoutReason = new Error('timeout');
+const cancelledReason = new Error('cancelled');
 
 /**
  * Runs the tool once, within its timeout, measured on the batch's clock. On timeout (or when the batch
@@ -18,39 +21,30 @@ export const executeWithTimeout: ToolStage = async (state) => {
   if (!tool) return errorResult(state, 'not_found', 'No tool was resolved.');
   const outer = state.batch.signal;
   if (outer?.aborted) return errorResult(state, 'timeout', 'The call was cancelled before it ran.', false);
-  const controller = new AbortController();
-  const timer = new AbortController();
-  const onOuterAbort = () => controller.abort(outer?.reason);
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
   state.attempts += 1;
   state.toolContent = true;
   state.retryAfterMs = undefined;
-  const context = {
-    idempotencyKey: idempotencyKeyOf(state),
-    threadId: state.batch.threadId,
-    callId: state.request.callId,
-    attempt: state.attempts,
-    signal: controller.signal,
-  };
-  const stops: Promise<typeof timedOut | typeof cancelled>[] = [
-    state.batch.clock.sleep(tool.timeoutMs, timer.signal).then(
-      (): typeof timedOut => timedOut,
-      (): typeof cancelled => cancelled,
-    ),
-  ];
-  if (outer) stops.push(abortOf(controller.signal).then((): typeof cancelled => cancelled));
+  // Creating a controller is cheap; only listeners and aborts cost, and those are rare.
+  const abort = new AbortController();
+  let stop!: (why: Stop) => void;
+  const stopped = new Promise<Stop>((resolve) => {
+    stop = resolve;
+  });
+  const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => stop('timeout'));
+  const onOuterAbort = () => stop('cancelled');
+  outer?.addEventListener('abort', onOuterAbort, { once: true });
   try {
     let work: Promise<unknown>;
     try {
-      work = Promise.resolve(tool.execute(state.input, context));
+      work = Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
     } catch (error) {
       work = Promise.reject(error);
     }
     work.catch(() => undefined); // a rejection after a timeout is discarded, not unhandled
-    const settled = await Promise.race([work.then((output) => ({ output })), ...stops]);
-    if (settled === timedOut || settled === cancelled) {
-      controller.abort(new Error(settled === timedOut ? 'timeout' : 'cancelled'));
-      return settled === timedOut
+    const settled = await Promise.race([work.then((output) => ({ output })), stopped]);
+    if (settled === 'timeout' || settled === 'cancelled') {
+      abort.abort(settled === 'timeout' ? timeoutReason : cancelledReason);
+      return settled === 'timeout'
         ? errorResult(
             state,
             'timeout',
@@ -68,14 +62,24 @@ export const executeWithTimeout: ToolStage = async (state) => {
   } catch (error) {
     return thrownResult(state, error);
   } finally {
-    timer.abort();
+    cancelTimer();
     outer?.removeEventListener('abort', onOuterAbort);
   }
 };
 
+function contextOf(state: ToolCallState, abort: AbortController): ToolExecutionContext {
+  return {
+    idempotencyKey: idempotencyKeyOf(state),
+    threadId: state.batch.threadId,
+    callId: state.request.callId,
+    attempt: state.attempts,
+    signal: abort.signal,
+  };
+}
+
 const categories = new Set<string>(Object.keys(retryableByDefault));
 
-function thrownResult(state: Parameters<ToolStage>[0], error: unknown) {
+function thrownResult(state: ToolCallState, error: unknown) {
   if (ToolCallError.isInstance(error)) {
     state.retryAfterMs = error.retryAfterMs;
     return errorResult(
@@ -89,11 +93,4 @@ function thrownResult(state: Parameters<ToolStage>[0], error: unknown) {
   const known = typeof category === 'string' && categories.has(category);
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', message);
-}
-
-function abortOf(signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve();
-    else signal.addEventListener('abort', () => resolve(), { once: true });
-  });
 }

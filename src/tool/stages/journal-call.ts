@@ -9,7 +9,10 @@ import { errorResult } from '../tool-results.js';
  * non-idempotent call that started but has no result (a crash in between) is not re-run: it becomes an
  * unknown outcome for the tool's `reconcile` hook or the user.
  */
-export const journalCall: ToolStage = async (state, next) => {
+export const journalCall: ToolStage = (state, next) =>
+  state.batch.store && state.tool ? journal(state, next) : next(state);
+
+const journal: ToolStage = async (state, next) => {
   const { store, threadId, clock } = state.batch;
   const tool = state.tool;
   if (!store || !tool) return next(state);

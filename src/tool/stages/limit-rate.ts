@@ -1,6 +1,8 @@
-import type { RateLimitSpec } from '../../spec/index.js';
+import type { RateLimitSpec, ToolCallResult } from '../../spec/index.js';
 import { createMemoryRateLimiter } from '../create-memory-rate-limiter.js';
+import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
@@ -13,15 +15,28 @@ const processLimiter = createMemoryRateLimiter();
  * (the principal by default). A call over a limit gets a `rate_limit` error saying when to try again;
  * a limiter that cannot answer refuses the call (fails closed).
  */
-export const limitRate: ToolStage = async (state, next) => {
+export const limitRate: ToolStage = (state, next) => {
   const tool = state.tool;
   if (!tool) return next(state);
+  const levelLimit = levelLimitOf(state);
+  return tool.rateLimit || levelLimit ? takeUnits(state, next, levelLimit) : next(state);
+};
+
+function levelLimitOf(state: ToolCallState): RateLimitSpec | null | undefined {
+  const { batch } = state;
+  const level = (state.tool as ToolDefinition).capability;
+  return batch.rateLimits && level in batch.rateLimits
+    ? batch.rateLimits[level]
+    : toolDefaults.levelRateLimits[level];
+}
+
+async function takeUnits(
+  state: ToolCallState,
+  next: Parameters<ToolStage>[1],
+  levelLimit: RateLimitSpec | null | undefined,
+): Promise<ToolCallResult> {
+  const tool = state.tool as ToolDefinition;
   const batch = state.batch;
-  const levelLimit =
-    batch.rateLimits && tool.capability in batch.rateLimits
-      ? batch.rateLimits[tool.capability]
-      : toolDefaults.levelRateLimits[tool.capability];
-  if (!tool.rateLimit && !levelLimit) return next(state);
   const limiter = batch.rateLimiter ?? processLimiter;
   const scope = batch.rateLimitScope ?? batch.principal ?? '*';
   const now = batch.clock.now();
@@ -51,7 +66,7 @@ export const limitRate: ToolStage = async (state, next) => {
     }
   }
   return next(state);
-};
+}
 
 function describeWindow(ms: number): string {
   if (ms === 3_600_000) return 'hour';

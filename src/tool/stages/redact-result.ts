@@ -6,11 +6,8 @@ import type { ToolStage } from '../tool-pipeline.js';
  * audits, caps or shows them (DESIGN.md invariant 8). Redaction runs before any truncation, so no cut
  * can leave half a secret that no pattern recognises.
  */
-export const redactResult: ToolStage = async (state, next) => {
-  const result = await next(state);
-  const { redact } = state.batch;
-  return redactToolResult(result, redact);
-};
+export const redactResult: ToolStage = (state, next) =>
+  next(state).then((result) => redactToolResult(result, state.batch.redact));
 
 function redactToolResult(result: ToolCallResult, redact: Parameters<ToolStage>[0]['batch']['redact']) {
   if (result.status === 'success') {

@@ -9,7 +9,10 @@ import { errorResult } from '../tool-results.js';
  * again (DESIGN.md invariant 5). The same call id with other arguments is refused, never answered with
  * another call's result.
  */
-export const replayJournaled: ToolStage = async (state, next) => {
+export const replayJournaled: ToolStage = (state, next) =>
+  state.batch.store && state.tool ? replay(state, next) : next(state);
+
+const replay: ToolStage = async (state, next) => {
   const store = state.batch.store;
   if (!store || !state.tool) return next(state);
   const entry = await store.readJournal(idempotencyKeyOf(state));

@@ -11,9 +11,11 @@ import { approvalRequest, errorResult } from '../tool-results.js';
  * suspension (status `suspended`, kind `approval`), which the durability layer saves and resumes.
  * A lookup that fails refuses the call: approval fails closed.
  */
-export const requireApproval: ToolStage = async (state, next) => {
+export const requireApproval: ToolStage = (state, next) =>
+  assessmentOf(state).approvalReasons.length === 0 ? next(state) : holdForApproval(state, next);
+
+const holdForApproval: ToolStage = async (state, next) => {
   const reasons = assessmentOf(state).approvalReasons;
-  if (reasons.length === 0) return next(state);
   const idempotencyKey = idempotencyKeyOf(state);
   const argsHash = argsHashOf(state);
   let verdict: ApprovalState = 'none';

@@ -10,10 +10,20 @@ import type { ToolStage } from '../tool-pipeline.js';
  * which means the other side did nothing. A timed-out non-idempotent call is never run again. The same
  * idempotency key is used for every attempt. Cancelling the batch ends the wait.
  */
-export const retryCall: ToolStage = async (state, next) => {
-  const tool = state.tool;
-  let result = await next(state);
-  if (!tool) return result;
+export const retryCall: ToolStage = (state, next) =>
+  next(state).then((first) =>
+    first.status === 'error' && state.tool && mayRetry(state.tool, first.error)
+      ? retry(state, next, first)
+      : first,
+  );
+
+async function retry(
+  state: Parameters<ToolStage>[0],
+  next: Parameters<ToolStage>[1],
+  first: ToolCallResult,
+): Promise<ToolCallResult> {
+  const tool = state.tool as ToolDefinition;
+  let result = first;
   const { clock, signal, retry } = state.batch;
   const base = retry?.baseDelayMs ?? toolDefaults.retryBaseDelayMs;
   const max = retry?.maxDelayMs ?? toolDefaults.retryMaxDelayMs;
@@ -29,7 +39,7 @@ export const retryCall: ToolStage = async (state, next) => {
     result = await next(state);
   }
   return state.attempts > 1 ? withAttempts(result, state.attempts) : result;
-};
+}
 
 function mayRetry(tool: ToolDefinition, error: ToolError): boolean {
   if (!error.retryable) return false;

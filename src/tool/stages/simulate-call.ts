@@ -10,11 +10,14 @@ const maxSimulationChars = 1_000;
  * arguments, bounded by `simulationTimeoutMs`; a slow or failing simulator is ignored. The prediction
  * is attached to the result (`simulation`) and shown to the model after the result.
  */
-export const simulateCall: ToolStage = async (state, next) => {
-  const tool = state.tool;
-  const simulate = state.batch.simulate;
-  if (!tool || !simulate || (tool.capability !== 'restricted' && tool.capability !== 'privileged'))
-    return next(state);
+export const simulateCall: ToolStage = (state, next) => {
+  const level = state.tool?.capability;
+  return state.batch.simulate && (level === 'restricted' || level === 'privileged')
+    ? simulateAlongside(state, next)
+    : next(state);
+};
+
+const simulateAlongside: ToolStage = async (state, next) => {
   state.simulation = startSimulation(state);
   const result = await next(state);
   const prediction = await state.simulation;

@@ -1,4 +1,6 @@
+import type { ToolCallResult } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
+import type { ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
@@ -6,8 +8,12 @@ import { errorResult } from '../tool-results.js';
  * Checks a successful output against the tool's output schema before anyone consumes it; an output
  * that breaks it is a `server_error` (not retried: the tool answered, wrongly) listing the problems.
  */
-export const validateOutput: ToolStage = async (state, next) => {
-  const result = await next(state);
+export const validateOutput: ToolStage = (state, next) =>
+  state.tool?.outputSchema === undefined
+    ? next(state)
+    : next(state).then((result) => checkOutput(state, result));
+
+function checkOutput(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const schema = state.tool?.outputSchema;
   if (result.status !== 'success' || schema === undefined) return result;
   const verdict = compileSchema(schema)(result.output);
@@ -19,4 +25,4 @@ export const validateOutput: ToolStage = async (state, next) => {
     `The tool's output does not match its output schema: ${problems}.`,
     false,
   );
-};
+}
