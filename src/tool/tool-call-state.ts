@@ -3,7 +3,7 @@
  * learn (the tool, the parsed input, why approval is needed …), so that nothing is computed twice and
  * nothing is copied per stage.
  */
-import type { ToolCallRequest } from '../spec/index.js';
+import type { JournalEntry, ToolCallRequest } from '../spec/index.js';
 import { stableHash } from '../util/index.js';
 import type { CallAssessment } from './internal/assess-call.js';
 import type { ToolBatchContext } from './tool-batch-context.js';
@@ -26,6 +26,11 @@ export interface ToolCallState {
   attempts: number;
   /** How long the tool's last failure asked to wait before another attempt. */
   retryAfterMs?: number;
+  /**
+   * The journal entry read by the replay stage (`null`: there was none), so that the journal stage
+   * does not read it again.
+   */
+  journaled?: JournalEntry | null;
   /** Caches of `idempotencyKeyOf` and `argsHashOf`. */
   key?: string;
   argsHash?: string;

@@ -39,6 +39,25 @@ describe('execute stage (through executeToolBatch)', () => {
     expect(JSON.stringify(await context.store?.listJournal('thread-1'))).not.toContain('too late');
   });
 
+  it('hands a signal that reads as aborted even when the tool first looks at it after the timeout', async () => {
+    const seen: ToolExecutionContext[] = [];
+    const tool = defineTool({
+      name: 'late_reader',
+      description: 'Looks at its signal late.',
+      input,
+      timeoutMs: 100,
+      execute: (_input, context) => {
+        seen.push(context);
+        return new Promise(() => undefined);
+      },
+    });
+    const context = createTestContext([tool]);
+    const [result] = await context.clock.runUntil(executeToolBatch([call('late_reader')], context));
+    expect(result?.status).toBe('error');
+    expect(seen[0]?.signal.aborted).toBe(true);
+    expect(seen[0]?.signal.reason).toEqual(new Error('timeout'));
+  });
+
   it('gives the tool its idempotency key, thread, call id and attempt', async () => {
     const seen: ToolExecutionContext[] = [];
     const tool = defineTool({

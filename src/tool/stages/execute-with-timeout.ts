@@ -1,5 +1,11 @@
 import { ToolCallError } from '../../errors/index.js';
 import type { ToolErrorCategory } from '../../spec/index.js';
+import {
+  abortLazy,
+  createExecutionContext,
+  createLazyAbort,
+  type LazyAbort,
+} from '../internal/lazy-abort-signal.js';
 import { startTimer } from '../internal/start-timer.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolExecutionContext } from '../tool-definition.js';
@@ -24,8 +30,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
   state.attempts += 1;
   state.toolContent = true;
   state.retryAfterMs = undefined;
-  // Creating a controller is cheap; only listeners and aborts cost, and those are rare.
-  const abort = new AbortController();
+  const abort = createLazyAbort();
   let stop!: (why: Stop) => void;
   const stopped = new Promise<Stop>((resolve) => {
     stop = resolve;
@@ -43,7 +48,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
     work.catch(() => undefined); // a rejection after a timeout is discarded, not unhandled
     const settled = await Promise.race([work.then((output) => ({ output })), stopped]);
     if (settled === 'timeout' || settled === 'cancelled') {
-      abort.abort(settled === 'timeout' ? timeoutReason : cancelledReason);
+      abortLazy(abort, settled === 'timeout' ? timeoutReason : cancelledReason);
       return settled === 'timeout'
         ? errorResult(
             state,
@@ -67,14 +72,16 @@ export const executeWithTimeout: ToolStage = async (state) => {
   }
 };
 
-function contextOf(state: ToolCallState, abort: AbortController): ToolExecutionContext {
-  return {
-    idempotencyKey: idempotencyKeyOf(state),
-    threadId: state.batch.threadId,
-    callId: state.request.callId,
-    attempt: state.attempts,
-    signal: abort.signal,
-  };
+function contextOf(state: ToolCallState, abort: LazyAbort): ToolExecutionContext {
+  return createExecutionContext(
+    {
+      idempotencyKey: idempotencyKeyOf(state),
+      threadId: state.batch.threadId,
+      callId: state.request.callId,
+      attempt: state.attempts,
+    },
+    abort,
+  );
 }
 
 const categories = new Set<string>(Object.keys(retryableByDefault));

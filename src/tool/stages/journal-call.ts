@@ -17,7 +17,9 @@ const journal: ToolStage = async (state, next) => {
   const tool = state.tool;
   if (!store || !tool) return next(state);
   const key = idempotencyKeyOf(state);
-  const existing = await store.readJournal(key);
+  // The replay stage may have read the entry already in this call.
+  const existing =
+    state.journaled !== undefined ? (state.journaled ?? undefined) : await store.readJournal(key);
   if (existing?.result !== undefined && existing.status !== 'started') {
     state.toolContent = true;
     return JSON.parse(existing.result) as ToolCallResult;

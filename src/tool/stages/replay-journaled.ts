@@ -16,6 +16,7 @@ const replay: ToolStage = async (state, next) => {
   const store = state.batch.store;
   if (!store || !state.tool) return next(state);
   const entry = await store.readJournal(idempotencyKeyOf(state));
+  state.journaled = entry ?? null;
   if (!entry || entry.status === 'started' || entry.result === undefined) return next(state);
   if (entry.toolName !== state.tool.name || entry.argsHash !== argsHashOf(state)) {
     return errorResult(
