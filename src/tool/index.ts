@@ -6,7 +6,7 @@ export {
 } from './create-memory-simulation-cache.js';
 export { createModelSimulator, type ModelSimulatorOptions } from './create-model-simulator.js';
 export { type DefineToolOptions, defineTool } from './define-tool.js';
-export { executeSkillCalls } from './execute-skill-calls.js';
+export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
 export {

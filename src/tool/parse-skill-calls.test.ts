@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { runSkillLoop } from '../loop/index.js';
+import { createScriptedModel } from '../test/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { defineTool } from './define-tool.js';
 import { executeSkillCalls } from './execute-skill-calls.js';
@@ -7,7 +9,9 @@ import { createTestContext } from './fixtures/batch-context.js';
 import { type ParsedSkillCall, parseSkillCalls } from './parse-skill-calls.js';
 
 const parse = (text: string) => parseSkillCalls(text, { ids: createSequentialIdGenerator() });
-const argsOf = (call: ParsedSkillCall | undefined) => (call?.ok ? JSON.parse(call.request.input) : call);
+const argsOf = (call: ParsedSkillCall | undefined) => (call && 'input' in call ? JSON.parse(call.input) : call);
+const isRead = (call: ParsedSkillCall | undefined) => call !== undefined && 'input' in call;
+const problemOf = (call: ParsedSkillCall | undefined) => (call && 'problem' in call ? call.problem : undefined);
 
 describe('parseSkillCalls', () => {
   it('reads named literal arguments of every kind', () => {
@@ -17,7 +21,7 @@ describe('parseSkillCalls', () => {
     );
     expect(text).toBe('Let me look.\n\nDone.');
     expect(calls).toHaveLength(1);
-    expect(calls[0]).toMatchObject({ ok: true, request: { callId: 'call_1', toolName: 'web_search' } });
+    expect(calls[0]).toMatchObject({ callId: 'call_1', toolName: 'web_search' });
     expect(argsOf(calls[0])).toEqual({
       query: 'BTC price today',
       max_results: 5,
@@ -51,7 +55,7 @@ describe('parseSkillCalls', () => {
       '<parallel>\n<skill>price(coin="BTC")</skill>\n<skill>price(coin="ETH")</skill>\n</parallel>' +
         '<skill>sum()</skill><parallel><skill>a()</skill></parallel>',
     );
-    expect(calls.map((c) => (c.ok ? [c.request.toolName, c.request.parallelGroup] : c))).toEqual([
+    expect(calls.map((c) => ('input' in c ? [c.toolName, c.parallelGroup] : c))).toEqual([
       ['price', 'parallel-1'],
       ['price', 'parallel-1'],
       ['sum', undefined],
@@ -79,13 +83,13 @@ describe('parseSkillCalls', () => {
   ])('turns a malformed call (%s) into a failed entry with the problem', (_label, text, problem) => {
     const { calls } = parse(text);
     expect(calls).toHaveLength(1);
-    expect(calls[0]?.ok).toBe(false);
-    expect(calls[0]?.ok === false && calls[0].problem).toContain(problem);
+    expect(isRead(calls[0])).toBe(false);
+    expect(problemOf(calls[0])).toContain(problem);
   });
 
   it('keeps reading after a malformed call', () => {
     const { calls } = parse('<skill>f(a=</skill> then <skill>g(b=2)</skill>');
-    expect(calls.map((c) => c.ok)).toEqual([false, true]);
+    expect(calls.map(isRead)).toEqual([false, true]);
     expect(argsOf(calls[1])).toEqual({ b: 2 });
   });
 
@@ -106,15 +110,60 @@ describe('parseSkillCalls', () => {
   it('reads at most maxCalls calls and says how many it left', () => {
     const text = '<skill>f()</skill>'.repeat(5);
     const { calls } = parseSkillCalls(text, { maxCalls: 3, ids: createSequentialIdGenerator() });
-    expect(calls.map((c) => c.ok)).toEqual([true, true, true, false]);
-    expect(calls[3]?.ok === false && calls[3].problem).toContain('2 more calls were not run');
+    expect(calls.map(isRead)).toEqual([true, true, true, false]);
+    expect(problemOf(calls[3])).toContain('2 more calls were not run');
   });
 
   it('is linear on a megabyte of text', () => {
     const big = `${'prose '.repeat(100_000)}<skill>f(a="${'x'.repeat(400_000)}")</skill>${'<'.repeat(100_000)}`;
     const { calls } = parse(big);
     expect(calls).toHaveLength(1);
-    expect(calls[0]?.ok).toBe(true);
+    expect(isRead(calls[0])).toBe(true);
+  });
+
+  it('leaves call ids to the caller when given no id generator', () => {
+    const { calls } = parseSkillCalls('<skill>f(a=1)</skill><skill>g(</skill>');
+    expect(calls.map((c) => c.callId)).toEqual([undefined, undefined]);
+  });
+});
+
+describe('the skill loop seam', () => {
+  it('runs text calls through runSkillLoop with parseSkillCalls as its parseTextToolCalls', async () => {
+    const ran: string[] = [];
+    const price = defineTool({
+      name: 'price',
+      description: 'Price of a coin.',
+      input: z.object({ coin: z.string() }),
+      execute: ({ coin }) => {
+        ran.push(coin);
+        return `${coin}: 1 (quote says "ok)")`;
+      },
+    });
+    const model = createScriptedModel({
+      steps: [
+        {
+          match: { phase: 'skill' },
+          text: 'Both.<parallel><skill>price(coin="BTC")</skill><skill>price(coin=\'ETH\')</skill></parallel><skill>price(coin=SOL)</skill>',
+        },
+        {
+          match: { phase: 'skill' },
+          text: '<skill>finish_skill(outcome="success", data={"btc": 1, "eth": 1})</skill>',
+        },
+      ],
+    });
+    const context = createTestContext([price]);
+    const result = await runSkillLoop({
+      model,
+      prompt: [{ role: 'system', content: 'Price the coins.' }],
+      tools: context.tools,
+      batch: context,
+      parseTextToolCalls: (text) => parseSkillCalls(text).calls,
+      ids: createSequentialIdGenerator(),
+    });
+    expect(ran).toEqual(['BTC', 'ETH']);
+    expect(result.outcome).toMatchObject({ outcome: 'success', data: { btc: 1, eth: 1 } });
+    const second = JSON.stringify(model.calls[1]?.prompt);
+    expect(second).toContain("'SOL' is not a value");
   });
 });
 

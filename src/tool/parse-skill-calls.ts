@@ -5,28 +5,31 @@
  * hold `)`, quotes or `</skill>`. A call that cannot be read becomes a failed entry with the problem,
  * which `executeSkillCalls` answers to the model as a validation error; the other calls still run.
  */
-import type { ToolCallRequest } from '../spec/index.js';
-import { type IdGenerator, randomIdGenerator } from '../util/index.js';
+import type { IdGenerator } from '../util/index.js';
 import { parseLiteralArguments } from './internal/parse-literal-arguments.js';
 
 export interface ParseSkillCallsOptions {
   /**
    * Makes call ids. They must be unique within a turn, because the idempotency key is thread + turn +
-   * call id (docs/decisions/0003); the default makes random ones.
+   * call id (docs/decisions/0003). Without it the entries carry no `callId` and the caller assigns
+   * them (the skill loop does; `executeSkillCalls` makes random ones).
    */
   ids?: IdGenerator;
   /** Calls read from one text at most; the rest become one failed entry (default 32). */
   maxCalls?: number;
 }
 
+/**
+ * One call found in the text: read (its arguments as JSON text, ready for `executeToolBatch`), or not
+ * read, with the `problem` to tell the model. The shape of the skill loop's `parseTextToolCalls` seam.
+ */
 export type ParsedSkillCall =
-  | { ok: true; request: ToolCallRequest }
+  | { toolName: string; input: string; callId?: string; parallelGroup?: string }
   | {
-      ok: false;
-      callId: string;
       /** The name, when it could be read. */
       toolName: string;
       problem: string;
+      callId?: string;
       /** The start of the malformed call as written (at most 200 characters). */
       source: string;
     };
@@ -43,10 +46,10 @@ const toolName = /[A-Za-z_][A-Za-z0-9_.-]*/y;
 /**
  * @example
  * parseSkillCalls('Checking both.<parallel><skill>price(coin="BTC")</skill><skill>price(coin="ETH")</skill></parallel>');
- * // { text: 'Checking both.', calls: [{ ok: true, request: { toolName: 'price', input: '{"coin":"BTC"}', parallelGroup: 'parallel-1', … } }, …] }
+ * // { text: 'Checking both.', calls: [{ toolName: 'price', input: '{"coin":"BTC"}', parallelGroup: 'parallel-1' }, …] }
  */
 export function parseSkillCalls(text: string, options: ParseSkillCallsOptions = {}): ParsedSkillText {
-  const ids = options.ids ?? randomIdGenerator;
+  const ids = options.ids;
   const maxCalls = options.maxCalls ?? 32;
   const calls: ParsedSkillCall[] = [];
   let prose = '';
@@ -84,8 +87,7 @@ export function parseSkillCalls(text: string, options: ParseSkillCallsOptions = 
   }
   if (skipped > 0) {
     calls.push({
-      ok: false,
-      callId: ids('call'),
+      ...(ids ? { callId: ids('call') } : {}),
       toolName: '',
       problem: `${skipped} more calls were not run: at most ${maxCalls} calls are read from one reply`,
       source: '',
@@ -97,16 +99,16 @@ export function parseSkillCalls(text: string, options: ParseSkillCallsOptions = 
 function readCall(
   text: string,
   open: number,
-  ids: IdGenerator,
+  ids: IdGenerator | undefined,
   group: string | undefined,
 ): { call: ParsedSkillCall; end: number } {
-  const callId = ids('call');
+  const id = ids ? { callId: ids('call') } : {};
   let name = '';
   const failed = (problem: string) => {
     const close = findTag(text, open + 7, '</skill>');
     const end = close < 0 ? text.length : close + 8;
     const source = text.slice(open, Math.min(end, open + 200));
-    return { call: { ok: false as const, callId, toolName: name, problem, source }, end };
+    return { call: { ...id, toolName: name, problem, source }, end };
   };
   let i = skipSpace(text, open + 7);
   toolName.lastIndex = i;
@@ -119,9 +121,9 @@ function readCall(
   if (!args.ok) return failed(args.problem);
   i = skipSpace(text, args.end);
   if (!isTag(text, i, '</skill>')) return failed(`expected </skill> after the call to '${name}'`);
-  const request: ToolCallRequest = { callId, toolName: name, input: JSON.stringify(args.args) };
-  if (group !== undefined) request.parallelGroup = group;
-  return { call: { ok: true, request }, end: i + 8 };
+  const call: ParsedSkillCall = { ...id, toolName: name, input: JSON.stringify(args.args) };
+  if (group !== undefined) call.parallelGroup = group;
+  return { call, end: i + 8 };
 }
 
 function isTag(text: string, at: number, tag: string): boolean {
