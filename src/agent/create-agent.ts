@@ -54,11 +54,10 @@ export function createAgent(options: AgentOptions): Agent {
   const owner = ids('agent');
   const persona = options.persona ?? defaultPersona;
   const toolPipeline = {
-    rateLimiter: createMemoryRateLimiter(),
+    rateLimiter: createMemoryRateLimiter({ clock }),
     simulate: createModelSimulator({
       model: options.model,
-      cache: createMemorySimulationCache(),
-      clock,
+      cache: createMemorySimulationCache({ clock }),
       redact: redact.text,
     }),
     ...options.toolPipeline,

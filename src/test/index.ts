@@ -6,6 +6,7 @@ export {
   startOpenAICompatibleServer,
 } from './openai-compatible-server.js';
 export {
+  type ConformanceClock,
   describeRateLimiterConformance,
   type RateLimiterConformanceCase,
   rateLimiterConformanceCases,

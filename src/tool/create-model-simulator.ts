@@ -7,14 +7,14 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { redactSecrets } from '../redact/index.js';
 import type { SimulationCache } from '../spec/index.js';
-import { type Clock, canonicalJson, stableHash, systemClock } from '../util/index.js';
+import { canonicalJson, stableHash } from '../util/index.js';
 import type { Simulator } from './tool-batch-context.js';
 import { toolDefaults } from './tool-defaults.js';
 
 export interface ModelSimulatorOptions {
   model: LanguageModelV3;
+  /** Where predictions are reused from; its own clock decides when they expire. */
   cache?: SimulationCache;
-  clock?: Clock;
   /** How long a prediction is reused; default `toolDefaults.simulationTtlMs` (5 minutes). */
   ttlMs?: number;
   maxOutputTokens?: number;
@@ -33,12 +33,11 @@ const instructions =
  * await executeToolBatch(calls, { ...context, simulate });
  */
 export function createModelSimulator(options: ModelSimulatorOptions): Simulator {
-  const clock = options.clock ?? systemClock;
   const ttlMs = options.ttlMs ?? toolDefaults.simulationTtlMs;
   const redact = options.redact ?? redactSecrets;
   return async ({ tool, redactedInput, signal }) => {
     const key = `simulation:${stableHash({ tool: tool.name, input: redactedInput })}`;
-    const cached = await options.cache?.get(key, clock.now()).catch(() => undefined);
+    const cached = await options.cache?.get(key).catch(() => undefined);
     if (cached !== undefined) return cached;
     const tags = [
       tool.accessesPrivateData ? 'reads private data' : '',
@@ -71,7 +70,7 @@ export function createModelSimulator(options: ModelSimulatorOptions): Simulator 
     for (const part of response.content) if (part.type === 'text') text += part.text;
     text = redact(text.trim());
     if (text === '') return undefined;
-    await options.cache?.set({ key, value: text, ttlMs, now: clock.now() }).catch(() => undefined);
+    await options.cache?.set(key, text, ttlMs).catch(() => undefined);
     return text;
   };
 }

@@ -9,9 +9,11 @@ import { createTestContext } from './fixtures/batch-context.js';
 import { type ParsedSkillCall, parseSkillCalls } from './parse-skill-calls.js';
 
 const parse = (text: string) => parseSkillCalls(text, { ids: createSequentialIdGenerator() });
-const argsOf = (call: ParsedSkillCall | undefined) => (call && 'input' in call ? JSON.parse(call.input) : call);
+const argsOf = (call: ParsedSkillCall | undefined) =>
+  call && 'input' in call ? JSON.parse(call.input) : call;
 const isRead = (call: ParsedSkillCall | undefined) => call !== undefined && 'input' in call;
-const problemOf = (call: ParsedSkillCall | undefined) => (call && 'problem' in call ? call.problem : undefined);
+const problemOf = (call: ParsedSkillCall | undefined) =>
+  call && 'problem' in call ? call.problem : undefined;
 
 describe('parseSkillCalls', () => {
   it('reads named literal arguments of every kind', () => {

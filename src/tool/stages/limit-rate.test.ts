@@ -94,7 +94,8 @@ describe('rate limit stage (through executeToolBatch)', () => {
     const broken: RateLimiter = {
       specVersion: 1,
       kind: 'broken',
-      take: () => Promise.reject(new Error('ECONNREFUSED 127.0.0.1:6379')),
+      consume: () => Promise.reject(new Error('ECONNREFUSED 127.0.0.1:6379')),
+      close: () => Promise.resolve(),
     };
     const [result] = await executeToolBatch(
       [call('send_sms')],

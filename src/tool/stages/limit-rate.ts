@@ -1,4 +1,4 @@
-import type { RateLimitSpec, ToolCallResult } from '../../spec/index.js';
+import type { RateLimitDecision, RateLimitSpec, ToolCallResult } from '../../spec/index.js';
 import { createMemoryRateLimiter } from '../create-memory-rate-limiter.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
@@ -44,9 +44,9 @@ async function takeUnits(
   if (tool.rateLimit) limits.push([`tool:${tool.name}:${scope}`, tool.rateLimit, `'${tool.name}'`]);
   if (levelLimit) limits.push([`level:${tool.capability}:${scope}`, levelLimit, `${tool.capability} tools`]);
   for (const [key, limit, what] of limits) {
-    let decision: Awaited<ReturnType<typeof limiter.take>>;
+    let decision: RateLimitDecision;
     try {
-      decision = await limiter.take({ key, limit: limit.limit, windowMs: limit.windowMs, now });
+      decision = await limiter.consume({ key, limit: limit.limit, windowMs: limit.windowMs, now });
     } catch (error) {
       const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
       return errorResult(

@@ -58,8 +58,7 @@ describe('simulation stage (through executeToolBatch)', () => {
     const context = createTestContext([transfer('privileged')], { store: undefined });
     const simulate = createModelSimulator({
       model,
-      cache: createMemorySimulationCache(),
-      clock: context.clock,
+      cache: createMemorySimulationCache({ clock: context.clock }),
     });
     const run = (id: string, amount = 1) =>
       executeToolBatch([call('transfer', { account: 'a', amount }, id)], { ...context, simulate });
