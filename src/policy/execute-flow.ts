@@ -16,7 +16,7 @@ import { runSkillLoop, type SkillLoopEvent } from '../loop/index.js';
 import { type HistoryMessage, writeScratchpad } from '../memory/index.js';
 import type { CreatedFrame } from '../respond/index.js';
 import type { FlowInstance, PendingQuestion, ScratchpadEntry, SkillOutcome } from '../spec/index.js';
-import { createToolSet, type ToolBatchContext, type ToolSet } from '../tool/index.js';
+import { approveConfirmedCalls, createToolSet, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import { stableHash } from '../util/index.js';
 import { declareAmbiguity } from './ambiguity-handler.js';
 import { type CheckProblem, checkFlow, checkSlots } from './check-flow.js';
@@ -163,11 +163,22 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     preferences: options.preferences,
     ...(options.guidance ? { guidance: options.guidance } : {}),
   });
+  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
+  const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system }, ...options.context],
     tools,
-    batch: options.batch,
+    batch:
+      approvals.length > 0
+        ? {
+            ...options.batch,
+            approvals: approveConfirmedCalls({
+              toolNames: approvals,
+              ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
+            }),
+          }
+        : options.batch,
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',

@@ -5,7 +5,27 @@
  */
 export type ApprovalState = 'approved' | 'denied' | 'none';
 
+/**
+ * Why a call needs approval: the tool says so (`tool`), its capability level (`level`), the lethal
+ * trifecta on the tool itself (`trifecta-tool`), across the tools offered with it (`trifecta-offered`),
+ * or untrusted content already in the context (`taint`).
+ */
+export type ApprovalGround = 'tool' | 'level' | 'trifecta-tool' | 'trifecta-offered' | 'taint';
+
+/** One call waiting for a yes. */
+export interface ApprovalRequest {
+  /** Thread + turn + call id: stable across retries, resumes and approvals. */
+  idempotencyKey: string;
+  /** `stableHash` of the parsed arguments. */
+  argsHash: string;
+  callId: string;
+  toolName: string;
+  grounds: ApprovalGround[];
+  /** The grounds in words, for the human. */
+  reason: string;
+}
+
 export interface ApprovalLookup {
   /** `denied` is final for the call; `none` suspends it with an approval request. */
-  isApproved(idempotencyKey: string, argsHash: string): Promise<ApprovalState>;
+  isApproved(request: ApprovalRequest): Promise<ApprovalState>;
 }

@@ -1,3 +1,4 @@
+export { type ApproveConfirmedCallsOptions, approveConfirmedCalls } from './approve-confirmed-calls.js';
 export { compileSchema, type SchemaValidator } from './compile-schema.js';
 export { createMemoryRateLimiter, type MemoryRateLimiterOptions } from './create-memory-rate-limiter.js';
 export {

@@ -3,7 +3,12 @@
  * it and the run's taint (seed 000 lethal-trifecta gate, seed 003 capability levels). Computed once per
  * call and kept on its state: the audit stage records the risk, the gate acts on the rest.
  */
-import { type CapabilityLevel, capabilityLevels, type ToolSpec } from '../../spec/index.js';
+import {
+  type ApprovalGround,
+  type CapabilityLevel,
+  capabilityLevels,
+  type ToolSpec,
+} from '../../spec/index.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import type { ToolSet } from '../tool-definition.js';
 
@@ -14,6 +19,8 @@ export interface CallAssessment {
   refusal?: string;
   /** Why the call needs a human's yes; empty when it does not. */
   approvalReasons: string[];
+  /** The same, as grounds an approval lookup can reason about. */
+  grounds: ApprovalGround[];
   risk: RiskLevel;
 }
 
@@ -24,7 +31,9 @@ const coverage = new WeakMap<ToolSet, boolean>();
 export function assessmentOf(state: ToolCallState): CallAssessment {
   if (state.assessment) return state.assessment;
   const tool = state.tool;
-  const assessment: CallAssessment = tool ? assessCall(tool, state) : { approvalReasons: [], risk: 'low' };
+  const assessment: CallAssessment = tool
+    ? assessCall(tool, state)
+    : { approvalReasons: [], grounds: [], risk: 'low' };
   state.assessment = assessment;
   return assessment;
 }
@@ -33,30 +42,38 @@ function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
   const { capabilities, taint, tools } = state.batch;
   const level = rankOf(tool.capability);
   const reasons: string[] = [];
+  const grounds: ApprovalGround[] = [];
+  const because = (ground: ApprovalGround, reason: string) => {
+    grounds.push(ground);
+    reasons.push(reason);
+  };
   let refusal: string | undefined;
   if (capabilities?.maxLevel !== undefined && level > rankOf(capabilities.maxLevel))
     refusal = `'${tool.name}' is a ${tool.capability} tool; this run allows tools up to ${capabilities.maxLevel}.`;
-  if (tool.requiresApproval) reasons.push(`'${tool.name}' always needs approval`);
+  if (tool.requiresApproval) because('tool', `'${tool.name}' always needs approval`);
   if (capabilities?.approvalFrom !== undefined && level >= rankOf(capabilities.approvalFrom))
-    reasons.push(`${tool.capability} tools need approval in this run`);
+    because('level', `${tool.capability} tools need approval in this run`);
   let trifecta = false;
   if (hasTrifecta(tool)) {
     trifecta = true;
-    reasons.push(
+    because(
+      'trifecta-tool',
       `lethal trifecta: '${tool.name}' reads private data, receives untrusted input and communicates externally`,
     );
   } else if (tool.communicatesExternally && offeredSetHasTrifecta(tools)) {
     trifecta = true;
-    reasons.push(
+    because(
+      'trifecta-offered',
       'lethal trifecta: the tools offered together read private data, receive untrusted input and communicate externally',
     );
   }
   if (tool.communicatesExternally && taint?.tainted) {
     trifecta = true;
-    reasons.push(`untrusted content from ${taint.sources.join(', ') || 'a tool'} is in the context`);
+    because('taint', `untrusted content from ${taint.sources.join(', ') || 'a tool'} is in the context`);
   }
   const assessment: CallAssessment = {
     approvalReasons: reasons,
+    grounds,
     risk: risks[Math.min(risks.length - 1, level + (trifecta ? 1 : 0))] ?? 'critical',
   };
   if (refusal !== undefined) assessment.refusal = refusal;

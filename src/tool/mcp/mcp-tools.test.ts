@@ -203,7 +203,7 @@ describe('mcpTools with server-filesystem over stdio', () => {
 
     const approvedKeys = new Set<string>();
     const approvals: ApprovalLookup = {
-      isApproved: async (key) => (approvedKeys.has(key) ? 'approved' : 'none'),
+      isApproved: async ({ idempotencyKey }) => (approvedKeys.has(idempotencyKey) ? 'approved' : 'none'),
     };
     const context = contextFor(source.tools, { approvals });
     const target = join(dir, 'out.txt');

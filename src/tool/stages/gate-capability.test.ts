@@ -31,9 +31,9 @@ function approvals(answers: Record<string, ApprovalState>): ApprovalLookup & { a
   const asked: string[] = [];
   return {
     asked,
-    isApproved: async (key, argsHash) => {
-      asked.push(`${key}|${argsHash}`);
-      return answers[`${key}|${argsHash}`] ?? 'none';
+    isApproved: async ({ idempotencyKey, argsHash }) => {
+      asked.push(`${idempotencyKey}|${argsHash}`);
+      return answers[`${idempotencyKey}|${argsHash}`] ?? 'none';
     },
   };
 }

@@ -6,7 +6,8 @@ import { approvalRequest, errorResult } from '../tool-results.js';
 
 /**
  * Holds a call that needs approval (see the capability gate) until a human said yes to exactly this
- * call: the batch's `approvals` lookup is asked with the call's idempotency key and argument hash.
+ * call: the batch's `approvals` lookup is asked with the call's idempotency key, argument hash and the
+ * grounds for approval.
  * `approved` lets it run; `denied` answers the model with a final `auth_error`; no decision returns a
  * suspension (status `suspended`, kind `approval`), which the durability layer saves and resumes.
  * A lookup that fails refuses the call: approval fails closed.
@@ -15,13 +16,21 @@ export const requireApproval: ToolStage = (state, next) =>
   assessmentOf(state).approvalReasons.length === 0 ? next(state) : holdForApproval(state, next);
 
 const holdForApproval: ToolStage = async (state, next) => {
-  const reasons = assessmentOf(state).approvalReasons;
+  const { approvalReasons, grounds } = assessmentOf(state);
   const idempotencyKey = idempotencyKeyOf(state);
   const argsHash = argsHashOf(state);
+  const reason = approvalReasons.join('; ');
   let verdict: ApprovalState = 'none';
   if (state.batch.approvals) {
     try {
-      verdict = await state.batch.approvals.isApproved(idempotencyKey, argsHash);
+      verdict = await state.batch.approvals.isApproved({
+        idempotencyKey,
+        argsHash,
+        callId: state.request.callId,
+        toolName: state.tool?.name ?? state.request.toolName,
+        grounds: [...grounds],
+        reason,
+      });
     } catch (error) {
       const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
       return errorResult(
@@ -35,5 +44,5 @@ const holdForApproval: ToolStage = async (state, next) => {
   if (verdict === 'approved') return next(state);
   if (verdict === 'denied')
     return errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
-  return approvalRequest(state, { reason: reasons.join('; '), idempotencyKey, argsHash });
+  return approvalRequest(state, { reason, idempotencyKey, argsHash });
 };
