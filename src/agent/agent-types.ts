@@ -52,6 +52,7 @@ export interface AgentOptions {
       | 'rateLimitScope'
       | 'simulate'
       | 'simulationTimeoutMs'
+      | 'resultCache'
       | 'capabilities'
       | 'approvals'
       | 'maxConcurrency'

@@ -55,6 +55,7 @@ export function createAgent(options: AgentOptions): Agent {
   const persona = options.persona ?? defaultPersona;
   const toolPipeline = {
     rateLimiter: createMemoryRateLimiter({ clock }),
+    resultCache: createMemorySimulationCache({ clock }),
     simulate: createModelSimulator({
       model: options.model,
       cache: createMemorySimulationCache({ clock }),

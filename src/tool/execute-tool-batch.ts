@@ -16,6 +16,7 @@ import { replayJournaled } from './stages/replay-journaled.js';
 import { requireApproval } from './stages/require-approval.js';
 import { resolveTool } from './stages/resolve-tool.js';
 import { retryCall } from './stages/retry-call.js';
+import { reuseCachedResult } from './stages/reuse-cached-result.js';
 import { simulateCall } from './stages/simulate-call.js';
 import { validateInput } from './stages/validate-input.js';
 import { validateOutput } from './stages/validate-output.js';
@@ -27,7 +28,8 @@ import { errorResult } from './tool-results.js';
 
 /**
  * The stages in order, outer first. Before the call they act top-down (resolve → parse → validate →
- * replay a journaled result → audit start → capability gate → approval → rate limit → simulation →
+ * replay a journaled result → audit start → capability gate → approval → cached result → rate limit →
+ * simulation →
  * journal start → retry → execute); after it bottom-up (validate output → redact → journal result →
  * simulation attached → audit complete → cap size). docs/architecture/tool-pipeline.md draws it.
  */
@@ -40,6 +42,7 @@ export const defaultToolStages: readonly ToolStage[] = [
   auditCall,
   gateCapability,
   requireApproval,
+  reuseCachedResult,
   limitRate,
   simulateCall,
   journalCall,

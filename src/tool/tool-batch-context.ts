@@ -9,6 +9,7 @@ import type {
   CapabilityLevel,
   RateLimiter,
   RateLimitSpec,
+  SimulationCache,
   StateStore,
   ToolSpec,
 } from '../spec/index.js';
@@ -103,6 +104,8 @@ export interface ToolBatchContext {
   rateLimits?: Partial<Record<CapabilityLevel, RateLimitSpec | null>>;
   /** Whose calls are counted together: defaults to the principal, else one global count. */
   rateLimitScope?: string;
+  /** Keeps results of idempotent tools that declare `cacheTtlMs`; nothing is cached without it. */
+  resultCache?: SimulationCache;
   /** Runs anticipatory simulations of `restricted` and `privileged` calls; off when absent. */
   simulate?: Simulator;
   simulationTimeoutMs?: number;
