@@ -2,7 +2,9 @@
  * The agent's public types: how it is configured and what a turn returns.
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
+import type { Tracer } from '@opentelemetry/api';
 import type { FastPathRule } from '../nlu/index.js';
+import type { SubscribeObservations } from '../observe/index.js';
 import type { DisplayFrame } from '../respond/index.js';
 import type {
   FlowInstance,
@@ -59,6 +61,17 @@ export interface AgentOptions {
       | 'retry'
     >
   >;
+  /** OpenTelemetry spans for turns, flows, model and tool calls (GenAI semantic conventions). */
+  telemetry?: AgentTelemetryOptions;
+}
+
+export interface AgentTelemetryOptions {
+  /** Defaults to the global tracer `flowstack`, a no-op until an OpenTelemetry SDK is registered. */
+  tracer?: Tracer;
+  /** `gen_ai.agent.name` of turn spans; defaults to `flowstack`. */
+  agentName?: string;
+  /** Record prompts, tool arguments and results (redacted) as span attributes. Off by default. */
+  recordContent?: boolean;
 }
 
 /** Every bound of a turn, declared once (DESIGN.md §5). */
@@ -123,8 +136,11 @@ export interface Agent {
   send(options: SendOptions): Promise<TurnResult>;
   /** Reads a thread; throws `ThreadNotFoundError` when there is none. */
   readThread(threadId: string): Promise<ThreadView>;
-  /** Listens to observations after they are saved. */
-  subscribe(listener: (observation: Observation) => void, options?: { threadId?: string }): () => void;
+  /**
+   * Listens to observations after they are saved (by thread and type), and to live progress (id 0)
+   * when `progress` is set.
+   */
+  subscribe: SubscribeObservations;
   readonly store: StateStore;
   close(): Promise<void>;
 }

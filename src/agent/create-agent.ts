@@ -6,7 +6,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { prepareInput } from '../nlu/index.js';
-import { createObservationBus } from '../observe/index.js';
+import { createObservationBus, createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
 import { createSqliteStore } from '../store/index.js';
@@ -15,6 +15,7 @@ import {
   createMemorySimulationCache,
   createModelSimulator,
   createToolSet,
+  type ToolSet,
 } from '../tool/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
 import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult } from './agent-types.js';
@@ -77,11 +78,48 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   async function runTurn(sendOptions: SendOptions, text: string): Promise<TurnResult> {
-    const { threadId, signal } = sendOptions;
+    const { threadId } = sendOptions;
     const loaded = await loadOrCreateThread(store, threadId, sendOptions.principal);
+    // A thread belongs to the principal that started it; to anyone else it does not exist.
+    if (
+      sendOptions.principal !== undefined &&
+      loaded.version > 0 &&
+      loaded.snapshot.principal !== sendOptions.principal
+    )
+      throw new ThreadNotFoundError({ threadId });
+    const turnId = ids('turn');
+    const telemetry = createTurnTelemetry({
+      ...(options.telemetry?.tracer ? { tracer: options.telemetry.tracer } : {}),
+      agentName: options.telemetry?.agentName ?? 'flowstack',
+      threadId,
+      turnId,
+      ...(sendOptions.principal !== undefined ? { principal: sendOptions.principal } : {}),
+      clock,
+      redact,
+      publish: (progress) => bus.publish(progress),
+      recordContent: options.telemetry?.recordContent === true,
+    });
+    try {
+      const result = await runTurnSteps(sendOptions, text, loaded, turnId, telemetry);
+      telemetry.end({ status: result.status });
+      return result;
+    } catch (error) {
+      telemetry.end({ status: 'failed', error });
+      throw error;
+    }
+  }
+
+  async function runTurnSteps(
+    sendOptions: SendOptions,
+    text: string,
+    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    turnId: string,
+    telemetry: TurnTelemetry,
+  ): Promise<TurnResult> {
+    const { threadId, signal } = sendOptions;
     const turn: TurnState = {
       threadId,
-      turnId: ids('turn'),
+      turnId,
       snapshot: loaded.snapshot,
       baseVersion: loaded.version,
       history: [],
@@ -97,7 +135,7 @@ export function createAgent(options: AgentOptions): Agent {
     record(turn, 'message', { role: 'user', text });
     const stream = options.stream === true;
     const common = {
-      model: options.model,
+      model: telemetry.wrapModel(options.model),
       context,
       ...(stream ? { stream } : {}),
       ...(signal ? { signal } : {}),
@@ -130,10 +168,11 @@ export function createAgent(options: AgentOptions): Agent {
         ...common,
         turn,
         flows,
-        tools,
+        tools: instrumentTools(tools, telemetry),
         persona,
         batch,
         limits,
+        telemetry,
         ids,
         history: [...history, { role: 'user', text }],
         ...(options.preferences ? { preferences: options.preferences } : {}),
@@ -203,6 +242,11 @@ export function createAgent(options: AgentOptions): Agent {
     store,
     close: () => store.close(),
   };
+}
+
+/** The agent's tools for one turn, each reporting its executions to the turn's telemetry. */
+function instrumentTools(tools: ToolSet, telemetry: TurnTelemetry): ToolSet {
+  return new Map([...tools].map(([name, tool]) => [name, telemetry.wrapTool(tool)]));
 }
 
 function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {

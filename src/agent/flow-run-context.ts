@@ -5,6 +5,7 @@ import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
 import type { SkillLoopEvent } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
+import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
 import type { FlowInstance, ScratchpadEntry } from '../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../tool/index.js';
@@ -29,6 +30,8 @@ export interface RunFlowsOptions {
   ids?: IdGenerator;
   stream?: boolean;
   signal?: AbortSignal;
+  /** Opens a span per flow run. */
+  telemetry?: TurnTelemetry;
 }
 
 /** The options of `executeFlow` that do not depend on the flow being run. */

@@ -60,6 +60,7 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
   const { turn, options } = loop;
   const snapshot = turn.snapshot;
   const guidance = loop.guidance.get(flow.id);
+  const span = options.telemetry?.startFlow(flow);
   const execution = await executeFlow(
     executionOptions(options, {
       state: dialogueOf(snapshot),
@@ -68,6 +69,7 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
       ...(guidance ? { guidance } : {}),
     }),
   );
+  span?.end({ status: execution.kind });
   recordLoopEvents(turn, flow.id, execution.events);
   snapshot.scratchpad = execution.scratchpad;
   commitDialogue(turn, execution.state);

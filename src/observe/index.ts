@@ -1,1 +1,31 @@
-export { createObservationBus, type ObservationBus, type ObservationListener } from './observation-bus.js';
+export {
+  createTurnTelemetry,
+  type InstrumentableTool,
+  type TelemetryScope,
+  type TurnTelemetry,
+  type TurnTelemetryOptions,
+} from './create-turn-telemetry.js';
+export { decodeObservation } from './decode-observation.js';
+export { flowstackAttribute, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
+export {
+  createObservationBus,
+  type ObservationBus,
+  type ObservationListener,
+  type SubscribeObservations,
+  type SubscribeOptions,
+} from './observation-bus.js';
+export {
+  isObservationOf,
+  isProgress,
+  type ObservationDataMap,
+  type ObservationDataOf,
+  type ObservationOf,
+  type ObservedPlanItem,
+} from './observation-data.js';
+export {
+  lastObservationId,
+  observationPageSize,
+  type ReplayObservationsOptions,
+  replayObservations,
+} from './replay-observations.js';
+export { type StreamObservationsOptions, streamObservations } from './stream-observations.js';

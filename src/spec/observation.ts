@@ -1,6 +1,10 @@
 /**
  * Observation events (seed 002), version 1. Published only after the state they describe is saved
  * (DESIGN.md invariant 4). `parentId` links an event to the flow or plan item that produced it.
+ *
+ * An observation with `id` 0 is live progress (a model call starting or ending, a tool running): it is
+ * published as it happens, never stored and never replayed; the stored record of the same work follows
+ * with the turn's save. Subscribers ask for progress explicitly.
  */
 export type ObservationType =
   | 'intent'
@@ -20,13 +24,14 @@ export type ObservationType =
   | 'resumed'
   | 'final-response'
   | 'model-stream-start'
+  | 'model-stream-metadata'
   | 'model-stream-end'
   | 'model-stream-error'
   | 'error';
 
 export interface ObservationV1 {
   readonly specVersion: 1;
-  /** Store-assigned, increasing; the SSE event id. Zero until stored. */
+  /** Store-assigned, increasing; the SSE event id. Zero until stored, and always zero for live progress. */
   id: number;
   threadId: string;
   /** The turn that produced it. */

@@ -1,0 +1,337 @@
+/**
+ * What one turn reports while it runs: OpenTelemetry spans (through `@opentelemetry/api` only; no SDK
+ * in core) nested turn → flow → plan item → model call / tool call, named and attributed after the
+ * GenAI semantic conventions; and live progress observations (id 0) for UIs and spinners. Parents are
+ * passed explicitly, never through an ambient context: a model call is the child of the open flow it
+ * names (`providerOptions.flowstack.flow`), a tool call of the innermost open flow or plan item. Every
+ * string attribute that could carry user data passes the redactor; prompt and tool contents are only
+ * recorded when `recordContent` is set.
+ */
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import {
+  type Attributes,
+  type Context,
+  context,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  trace,
+} from '@opentelemetry/api';
+import type { Observation, ObservationType } from '../spec/index.js';
+import type { Clock } from '../util/index.js';
+import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
+import { instrumentModel, type ModelCallRecord } from './internal/instrument-model.js';
+
+export interface TurnTelemetryOptions {
+  /** Defaults to the global tracer named `flowstack` (a no-op until an SDK registers a provider). */
+  tracer?: Tracer;
+  agentName: string;
+  threadId: string;
+  turnId: string;
+  principal?: string;
+  clock: Clock;
+  redact: { text(text: string): string; value(value: unknown): unknown };
+  /** Receives live progress observations (id 0) as they happen. */
+  publish?: (observations: Observation[]) => void;
+  /** Record prompts, tool arguments and results (redacted, capped) as span attributes. Off by default. */
+  recordContent?: boolean;
+  /** The span the turn nests under; defaults to the active context's span, if any. */
+  parent?: Context;
+}
+
+/** An open flow or plan item span. `end` is idempotent. */
+export interface TelemetryScope {
+  readonly id: string;
+  end(result?: { status?: string; error?: unknown }): void;
+}
+
+/** A tool as telemetry needs it: any object with a name, a description and an `execute`. */
+export interface InstrumentableTool {
+  name: string;
+  description: string;
+  idempotent?: boolean;
+  capability?: string;
+  execute(input: unknown, context: { callId: string }): unknown;
+}
+
+export interface TurnTelemetry {
+  /** The model, reporting every call as a `chat` span and as progress. */
+  wrapModel(model: LanguageModelV3): LanguageModelV3;
+  /** The tool, reporting every execution as an `execute_tool` span and as progress. */
+  wrapTool<T extends InstrumentableTool>(tool: T): T;
+  startFlow(flow: { id: string; name: string }): TelemetryScope;
+  startPlanItem(item: { id: string; description: string; planId?: string }): TelemetryScope;
+  /** Ends the turn span and anything left open under it. */
+  end(result: { status: string; error?: unknown }): void;
+}
+
+interface Scope {
+  kind: 'turn' | 'flow' | 'plan-item';
+  id: string;
+  name: string;
+  span: Span;
+  context: Context;
+}
+
+const contentCap = 4_000;
+
+export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetry {
+  const tracer = options.tracer ?? trace.getTracer('flowstack');
+  const { redact, threadId, turnId } = options;
+  const attributes: Attributes = {
+    [genAi.operationName]: genAiOperation.invokeAgent,
+    [genAi.agentName]: options.agentName,
+    [genAi.conversationId]: threadId,
+    [fs.turnId]: turnId,
+  };
+  if (options.principal !== undefined) attributes[fs.principal] = options.principal;
+  const parentContext = options.parent ?? context.active();
+  const turnSpan = tracer.startSpan(
+    `${genAiOperation.invokeAgent} ${options.agentName}`,
+    { kind: SpanKind.INTERNAL, attributes },
+    parentContext,
+  );
+  const turn: Scope = {
+    kind: 'turn',
+    id: turnId,
+    name: options.agentName,
+    span: turnSpan,
+    context: trace.setSpan(parentContext, turnSpan),
+  };
+  const scopes: Scope[] = [turn];
+  const openCalls = new Set<ModelCallRecord>();
+  let ended = false;
+
+  const innermost = (flowName?: string): Scope => {
+    if (flowName !== undefined) {
+      for (let i = scopes.length - 1; i >= 0; i--) {
+        const scope = scopes[i] as Scope;
+        if (scope.kind === 'flow' && scope.name === flowName) return scope;
+      }
+    }
+    return scopes.at(-1) ?? turn;
+  };
+  const progress = (type: ObservationType, data: Record<string, unknown>, parent: Scope) => {
+    if (!options.publish) return;
+    const observation: Observation = {
+      specVersion: 1,
+      id: 0,
+      threadId,
+      turnId,
+      type,
+      time: options.clock.now(),
+      data,
+    };
+    if (parent.kind !== 'turn') observation.parentId = parent.id;
+    options.publish([observation]);
+  };
+  const content = (value: unknown): string => {
+    const text = typeof value === 'string' ? value : (JSON.stringify(redact.value(value)) ?? 'null');
+    const redacted = redact.text(text);
+    return redacted.length > contentCap ? `${redacted.slice(0, contentCap)}…` : redacted;
+  };
+  const fail = (span: Span, error: unknown) => {
+    const message = redact.text(error instanceof Error ? error.message : String(error));
+    span.setAttribute(genAi.errorType, error instanceof Error ? error.name : 'error');
+    span.addEvent('exception', { 'exception.message': message });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  };
+  const openScope = (
+    kind: Scope['kind'],
+    id: string,
+    name: string,
+    spanName: string,
+    spanAttributes: Attributes,
+    statusAttribute: string,
+  ): TelemetryScope => {
+    const parent = scopes.at(-1) ?? turn;
+    const span = tracer.startSpan(
+      spanName,
+      { kind: SpanKind.INTERNAL, attributes: spanAttributes },
+      parent.context,
+    );
+    const scope: Scope = { kind, id, name, span, context: trace.setSpan(parent.context, span) };
+    scopes.push(scope);
+    let done = false;
+    return {
+      id,
+      end(result = {}) {
+        if (done) return;
+        done = true;
+        const index = scopes.indexOf(scope);
+        if (index > 0) scopes.splice(index, 1);
+        if (result.status !== undefined) span.setAttribute(statusAttribute, result.status);
+        if (result.error !== undefined) fail(span, result.error);
+        span.end();
+      },
+    };
+  };
+  const scopeHandles = new Map<Scope, TelemetryScope>();
+
+  const startModelCall = (
+    call: LanguageModelV3CallOptions,
+    mode: 'generate' | 'stream',
+    model: LanguageModelV3,
+  ) => {
+    const flowstack = (call.providerOptions?.flowstack ?? {}) as { phase?: unknown; flow?: unknown };
+    const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
+    const flow = typeof flowstack.flow === 'string' ? flowstack.flow : undefined;
+    const parent = innermost(flow);
+    const spanAttributes: Attributes = {
+      [genAi.operationName]: genAiOperation.chat,
+      [genAi.providerName]: genAiProviderName(model.provider),
+      [genAi.requestModel]: model.modelId,
+      [genAi.conversationId]: threadId,
+      [genAi.requestStream]: mode === 'stream',
+      [fs.phase]: phase,
+    };
+    if (flow !== undefined) spanAttributes[fs.flowName] = flow;
+    if (call.maxOutputTokens !== undefined) spanAttributes[genAi.requestMaxTokens] = call.maxOutputTokens;
+    if (call.temperature !== undefined) spanAttributes[genAi.requestTemperature] = call.temperature;
+    if (options.recordContent) spanAttributes[genAi.inputMessages] = content(call.prompt);
+    const span = tracer.startSpan(
+      `${genAiOperation.chat} ${model.modelId}`,
+      { kind: SpanKind.CLIENT, attributes: spanAttributes },
+      parent.context,
+    );
+    const base = flow !== undefined ? { phase, flow } : { phase };
+    progress('model-stream-start', { ...base, provider: model.provider, model: model.modelId }, parent);
+    let done = false;
+    const record: ModelCallRecord = {
+      metadata(meta) {
+        if (done) return;
+        if (meta.id !== undefined) span.setAttribute(genAi.responseId, meta.id);
+        if (meta.modelId !== undefined) span.setAttribute(genAi.responseModel, meta.modelId);
+        if (meta.id !== undefined || meta.modelId !== undefined)
+          progress('model-stream-metadata', { ...base, responseId: meta.id, model: meta.modelId }, parent);
+      },
+      end(result) {
+        if (done) return;
+        done = true;
+        openCalls.delete(record);
+        span.setAttributes({
+          [genAi.responseFinishReasons]: [result.finishReason],
+          [genAi.usageInputTokens]: result.inputTokens,
+          [genAi.usageOutputTokens]: result.outputTokens,
+        });
+        span.end();
+        progress('model-stream-end', { ...base, ...result }, parent);
+      },
+      fail(error) {
+        if (done) return;
+        done = true;
+        openCalls.delete(record);
+        fail(span, error);
+        span.end();
+        const message = redact.text(error instanceof Error ? error.message : String(error));
+        progress('model-stream-error', { ...base, message }, parent);
+      },
+    };
+    openCalls.add(record);
+    return record;
+  };
+
+  return {
+    wrapModel(model) {
+      return instrumentModel(model, (call, mode) => startModelCall(call, mode, model));
+    },
+    wrapTool(tool) {
+      const execute = tool.execute.bind(tool);
+      const wrapped = async (input: unknown, callContext: { callId: string }) => {
+        const parent = innermost();
+        const spanAttributes: Attributes = {
+          [genAi.operationName]: genAiOperation.executeTool,
+          [genAi.toolName]: tool.name,
+          [genAi.toolCallId]: callContext.callId,
+          [genAi.toolDescription]: redact.text(tool.description),
+          [genAi.toolType]: 'function',
+          [genAi.conversationId]: threadId,
+        };
+        if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
+        if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
+        if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
+        const span = tracer.startSpan(
+          `${genAiOperation.executeTool} ${tool.name}`,
+          { kind: SpanKind.INTERNAL, attributes: spanAttributes },
+          parent.context,
+        );
+        const started = options.clock.now();
+        progress('tool-call', { callId: callContext.callId, toolName: tool.name }, parent);
+        const finish = (status: 'success' | 'error') => {
+          span.setAttribute(fs.toolStatus, status);
+          span.end();
+          progress(
+            'tool-execution',
+            {
+              callId: callContext.callId,
+              toolName: tool.name,
+              status,
+              durationMs: options.clock.now() - started,
+            },
+            parent,
+          );
+        };
+        try {
+          const output = await execute(input, callContext);
+          if (options.recordContent) span.setAttribute(genAi.toolCallResult, content(output));
+          finish('success');
+          return output;
+        } catch (error) {
+          fail(span, error);
+          finish('error');
+          throw error;
+        }
+      };
+      return { ...tool, execute: wrapped };
+    },
+    startFlow(flow) {
+      const handle = openScope(
+        'flow',
+        flow.id,
+        flow.name,
+        `${genAiOperation.invokeWorkflow} ${flow.name}`,
+        {
+          [genAi.operationName]: genAiOperation.invokeWorkflow,
+          [genAi.workflowName]: flow.name,
+          [genAi.conversationId]: threadId,
+          [fs.flowName]: flow.name,
+          [fs.flowId]: flow.id,
+        },
+        fs.flowOutcome,
+      );
+      scopeHandles.set(scopes.at(-1) as Scope, handle);
+      return handle;
+    },
+    startPlanItem(item) {
+      const spanAttributes: Attributes = {
+        [fs.planItemId]: item.id,
+        [fs.planItemDescription]: redact.text(item.description),
+        [genAi.conversationId]: threadId,
+      };
+      if (item.planId !== undefined) spanAttributes[fs.planId] = item.planId;
+      const handle = openScope(
+        'plan-item',
+        item.id,
+        item.description,
+        `plan_item ${item.id}`,
+        spanAttributes,
+        fs.planItemStatus,
+      );
+      scopeHandles.set(scopes.at(-1) as Scope, handle);
+      return handle;
+    },
+    end(result) {
+      if (ended) return;
+      ended = true;
+      for (const record of [...openCalls])
+        record.fail(new Error('The turn ended before the model call did.'));
+      for (const scope of scopes.slice(1).reverse()) scopeHandles.get(scope)?.end({ status: 'interrupted' });
+      turnSpan.setAttribute(fs.turnStatus, result.status);
+      if (result.error !== undefined) fail(turnSpan, result.error);
+      else if (result.status === 'failed')
+        turnSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'The turn failed.' });
+      turnSpan.end();
+    },
+  };
+}
