@@ -1,0 +1,147 @@
+/**
+ * The HTTP API's request and response bodies as Zod schemas: requests are validated with them, and the
+ * OpenAPI document is generated from them, so the document cannot drift from what the server accepts.
+ */
+import { z } from 'zod';
+
+export const sendTurnBody = z
+  .object({ text: z.string().describe('The user message. Empty or too long messages are refused with 400.') })
+  .strict();
+
+export const approvalFeedback = z.discriminatedUnion('decision', [
+  z.object({ decision: z.literal('approve') }).strict(),
+  z.object({ decision: z.literal('reject'), reason: z.string().min(1).max(2_000) }).strict(),
+  z
+    .object({
+      decision: z.literal('edit'),
+      arguments: z
+        .record(z.string(), z.unknown())
+        .describe('Replacement arguments, validated against the tool input schema.'),
+    })
+    .strict(),
+]);
+
+export const resumeBody = z
+  .object({
+    feedback: z
+      .unknown()
+      .describe(
+        'The answer to the suspension; it becomes the suspended tool call’s result. An approval is { decision: "approve" }, { decision: "reject", reason } or { decision: "edit", arguments }.',
+      ),
+  })
+  .strict()
+  .superRefine((body, context) => {
+    if (body.feedback === undefined) {
+      context.addIssue({ code: 'custom', message: 'feedback is required', path: ['feedback'] });
+      return;
+    }
+    // Feedback that claims to be an approval decision must be a well-formed one.
+    if (typeof body.feedback === 'object' && body.feedback !== null && 'decision' in body.feedback) {
+      const parsed = approvalFeedback.safeParse(body.feedback);
+      for (const issue of parsed.error?.issues ?? [])
+        context.addIssue({ code: 'custom', message: issue.message, path: ['feedback', ...issue.path] });
+    }
+  });
+
+export const rollbackBody = z
+  .object({
+    checkpointId: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Roll back to this checkpoint; the latest when left out.'),
+  })
+  .strict();
+
+const observation = z.object({
+  specVersion: z.literal(1),
+  id: z.number().int().describe('Store id and SSE event id; 0 for live progress, which is never stored.'),
+  threadId: z.string(),
+  turnId: z.string(),
+  type: z.string(),
+  parentId: z.string().optional().describe('The flow or plan item that produced it.'),
+  time: z.number(),
+  data: z.record(z.string(), z.unknown()),
+});
+
+const flowInstance = z
+  .object({ id: z.string(), name: z.string(), status: z.string(), slots: z.record(z.string(), z.unknown()) })
+  .passthrough();
+
+export const turnResultSchema = z.object({
+  threadId: z.string(),
+  turnId: z.string(),
+  status: z.enum(['completed', 'needs-input', 'suspended', 'failed']),
+  reply: z.string(),
+  frames: z.array(z.record(z.string(), z.unknown())),
+  stack: z.array(flowInstance),
+  pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
+  observations: z.array(observation),
+});
+
+export const acceptedSchema = z.object({
+  threadId: z.string(),
+  afterId: z
+    .number()
+    .int()
+    .describe('Stream events with Last-Event-ID set to this to receive the whole turn.'),
+  events: z.string().describe('The event stream of the thread.'),
+  thread: z.string(),
+});
+
+export const threadSummarySchema = z.object({
+  threadId: z.string(),
+  version: z.number(),
+  createdAt: z.number(),
+  updatedAt: z.number(),
+});
+
+export const suspensionSchema = z.object({
+  suspensionId: z.string().optional(),
+  callId: z.string(),
+  toolName: z.string(),
+  reason: z.string(),
+  input: z.unknown().optional(),
+  observationId: z.number(),
+});
+
+export const threadViewSchema = z.object({
+  threadId: z.string(),
+  version: z.number(),
+  running: z.boolean().describe('A turn started through this server is under way.'),
+  stack: z.array(flowInstance),
+  pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
+  suspension: suspensionSchema.optional(),
+  messages: z.array(
+    z.object({ seq: z.number(), role: z.enum(['user', 'assistant']), text: z.string(), turnId: z.string() }),
+  ),
+  lastEventId: z.number(),
+  capabilities: z.object({ resume: z.boolean(), rollback: z.boolean() }),
+});
+
+export const auditRecordSchema = z
+  .object({
+    id: z.number(),
+    threadId: z.string(),
+    callId: z.string(),
+    toolName: z.string(),
+    capability: z.string(),
+    status: z.string(),
+    inputSummary: z.string(),
+    outputSummary: z.string().optional(),
+    durationMs: z.number().optional(),
+    createdAt: z.number(),
+  })
+  .passthrough();
+
+export const problemSchema = z
+  .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number(),
+    detail: z.string().optional(),
+    code: z.string(),
+  })
+  .passthrough();
+
+export { observation as observationSchema };

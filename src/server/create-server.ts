@@ -1,0 +1,124 @@
+/**
+ * `createServer()`: the agent behind an HTTP API (Hono on `@hono/node-server`): threads and turns,
+ * the observation stream as server-sent events, suspensions, rollback, the audit log, an OpenAPI
+ * document, the web page and, when configured, the A2A endpoint. Every `/v1` route but the OpenAPI
+ * document needs a bearer token; errors are problem details.
+ */
+import type { AddressInfo } from 'node:net';
+import { serve } from '@hono/node-server';
+import { Hono } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { randomIdGenerator, systemClock } from '../util/index.js';
+import { createTokenAuth } from './auth/create-token-auth.js';
+import { createOpenApiDocument } from './openapi-document.js';
+import { problem, problemResponse, toProblem } from './problem-details.js';
+import { registerAuditRoutes } from './routes/audit-routes.js';
+import { registerEventRoutes } from './routes/event-routes.js';
+import { registerThreadRoutes } from './routes/thread-routes.js';
+import { registerTurnRoutes } from './routes/turn-routes.js';
+import type { ServerContext, ServerEnv, ServerOptions } from './server-types.js';
+import { createTurnRunner } from './turn-runner.js';
+
+export interface FlowstackServer {
+  /** The Hono app, for mounting in another app or calling `app.request()` in tests. */
+  app: Hono<ServerEnv>;
+  /** Starts listening (default 127.0.0.1, a free port when `port` is 0 or left out). */
+  listen(options?: { port?: number; hostname?: string }): Promise<{ url: string }>;
+  /** Ends open streams, cancels running turns and stops listening. Does not close the agent. */
+  close(): Promise<void>;
+}
+
+/** Default request body bound (a 32,000-character message is at most 128 KiB of UTF-8). */
+export const defaultMaxBodyBytes = 256 * 1024;
+
+/**
+ * @example
+ * const server = createServer({ agent, auth: { tokens: parseTokenList(process.env.FLOWSTACK_TOKENS ?? '') } });
+ * const { url } = await server.listen({ port: 3000 });
+ */
+export function createServer(options: ServerOptions): FlowstackServer {
+  const clock = options.clock ?? systemClock;
+  const shutdown = new AbortController();
+  const runner = createTurnRunner({ clock });
+  const agentSubscribe = options.subscribe ?? options.agent.subscribe;
+  const context: ServerContext = {
+    agent: options.agent,
+    runner,
+    subscribe: (listener, subscribeOptions) => {
+      const a = agentSubscribe(listener, subscribeOptions);
+      const b = runner.subscribe(listener, subscribeOptions);
+      return () => {
+        a();
+        b();
+      };
+    },
+    pollIntervalMs: options.pollIntervalMs,
+    heartbeatMs: options.heartbeatMs ?? 15_000,
+    maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
+    ids: options.ids ?? randomIdGenerator,
+    clock,
+    onError: options.onError ?? ((error) => console.error('flowstack server:', error)),
+    shutdown: shutdown.signal,
+  };
+  const authenticate =
+    'authenticate' in options.auth ? options.auth.authenticate : createTokenAuth(options.auth.tokens);
+
+  const app = new Hono<ServerEnv>();
+  app.onError((error) => problemResponse(toProblem(error, context.onError)));
+  app.notFound((c) => problemResponse(problem(404, 'not_found', `No route ${c.req.method} ${c.req.path}.`)));
+  app.get('/healthz', (c) => c.json({ ok: true }));
+  app.get('/v1/openapi.json', (c) => c.json(createOpenApiDocument({ serverUrl: new URL(c.req.url).origin })));
+  app.use('/v1/*', async (c, next) => {
+    const principal = authenticate(c.req.header('authorization'));
+    if (principal === undefined)
+      return problemResponse(problem(401, 'unauthorized', 'Send Authorization: Bearer <token>.'), {
+        'WWW-Authenticate': 'Bearer realm="flowstack"',
+      });
+    c.set('principal', principal);
+    await next();
+  });
+  app.use(
+    '/v1/*',
+    bodyLimit({
+      maxSize: context.maxBodyBytes,
+      onError: () =>
+        problemResponse(
+          problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
+        ),
+    }),
+  );
+  registerThreadRoutes(app, context);
+  registerTurnRoutes(app, context);
+  registerEventRoutes(app, context);
+  registerAuditRoutes(app, context);
+
+  let listening: ReturnType<typeof serve> | undefined;
+  return {
+    app,
+    listen(listenOptions = {}) {
+      return new Promise((resolve, reject) => {
+        const hostname = listenOptions.hostname ?? '127.0.0.1';
+        const server = serve(
+          { fetch: app.fetch, port: listenOptions.port ?? 0, hostname },
+          (info: AddressInfo) => {
+            const host = info.family === 'IPv6' ? `[${info.address}]` : info.address;
+            resolve({ url: `http://${host}:${info.port}` });
+          },
+        );
+        server.once('error', reject);
+        listening = server;
+      });
+    },
+    async close() {
+      shutdown.abort();
+      await runner.close();
+      const server = listening;
+      listening = undefined;
+      if (!server) return;
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        if ('closeAllConnections' in server) server.closeAllConnections();
+      });
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { replayObservations } from '../observe/index.js';
+import type { Observation } from '../spec/index.js';
+import { api, readServerSentEvents, startTestServer } from './fixtures/server-fixture.js';
+
+const running: Array<{ close(): Promise<void> }> = [];
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((s) => s.close()));
+});
+
+describe('the event stream', () => {
+  it('reconnected with Last-Event-ID mid-turn, delivers every stored event exactly once', async () => {
+    const server = await startTestServer();
+    running.push(server);
+    const gate = server.gate as NonNullable<typeof server.gate>;
+    const alice = api(server.url, 'alice');
+    const threadId = 't-reconnect';
+    const received: Observation[] = [];
+    const progress: Observation[] = [];
+    const send = (text: string) =>
+      alice(`/v1/threads/${threadId}/messages`, {
+        method: 'POST',
+        json: { text },
+        headers: { prefer: 'respond-async' },
+      });
+
+    // First connection: read three events of the first turn, then drop the connection.
+    const first = new AbortController();
+    gate.hold();
+    expect((await send('weather in Oslo')).status).toBe(202);
+    const stream1 = await alice(`/v1/threads/${threadId}/events`, { signal: first.signal });
+    await gate.waiting();
+    gate.release();
+    for await (const event of readServerSentEvents(stream1.body as ReadableStream<Uint8Array>)) {
+      const observation = JSON.parse(event.data) as Observation;
+      if (event.event === 'progress') continue;
+      expect(event.id).toBe(String(observation.id));
+      received.push(observation);
+      if (received.length === 3) break;
+    }
+    first.abort();
+
+    // While disconnected: a second turn completes, and a third is held in the middle of a model call.
+    const second = await alice(`/v1/threads/${threadId}/messages`, {
+      method: 'POST',
+      json: { text: 'weather in Rome' },
+    });
+    expect(second.status).toBe(200);
+    gate.hold();
+    expect((await send('weather in Paris')).status).toBe(202);
+    await gate.waiting();
+
+    // Reconnect after the last id seen; the rest arrives from the store, then the third turn live.
+    const lastSeen = received.at(-1)?.id as number;
+    const reconnect = new AbortController();
+    const stream2 = await alice(`/v1/threads/${threadId}/events`, {
+      headers: { 'last-event-id': String(lastSeen) },
+      signal: reconnect.signal,
+    });
+    let finals = 0;
+    const iterator = readServerSentEvents(stream2.body as ReadableStream<Uint8Array>);
+    for await (const event of iterator) {
+      const observation = JSON.parse(event.data) as Observation;
+      if (event.event === 'progress') {
+        progress.push(observation);
+        continue;
+      }
+      received.push(observation);
+      if (observation.type === 'final-response') finals += 1;
+      // The first turn's and the second turn's answers were replayed: let the third turn go on.
+      if (finals === 2 && observation.type === 'final-response') gate.release();
+      if (finals === 3) break;
+    }
+    reconnect.abort();
+
+    const stored: Observation[] = [];
+    for await (const o of replayObservations(server.agent.store, threadId)) stored.push(o);
+    expect(received.map((o) => o.id)).toEqual(stored.map((o) => o.id));
+    expect(new Set(received.map((o) => o.id)).size).toBe(received.length);
+    expect(received.filter((o) => o.type === 'final-response').map((o) => o.data.status)).toEqual([
+      'completed',
+      'completed',
+      'completed',
+    ]);
+    // Live progress of the third turn came through the reconnected stream, and is never stored.
+    expect(progress.some((o) => o.type === 'model-stream-start')).toBe(true);
+    expect(progress.every((o) => o.id === 0)).toBe(true);
+  });
+
+  it('refuses a Last-Event-ID that is not an event id', async () => {
+    const server = await startTestServer();
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    await alice('/v1/threads/t-x/messages', { method: 'POST', json: { text: 'weather in Oslo' } });
+    const response = await alice('/v1/threads/t-x/events', { headers: { 'last-event-id': 'abc' } });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: 'invalid_last_event_id' });
+  });
+
+  it('tells a client answered 202 when its turn fails, on the thread’s stream', async () => {
+    const server = await startTestServer();
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    await alice('/v1/threads/t-corrupt/messages', { method: 'POST', json: { text: 'weather?' } });
+    const stored = await server.agent.store.loadThread('t-corrupt');
+    await server.agent.store.commit({
+      threadId: 't-corrupt',
+      expectedVersion: stored?.version ?? 0,
+      principal: 'alice',
+      data: '{"schemaVersion": 1, "stack": [',
+      now: 1,
+    });
+    const controller = new AbortController();
+    const stream = await alice('/v1/threads/t-corrupt/events?after=999999', { signal: controller.signal });
+    const accepted = await alice('/v1/threads/t-corrupt/messages', {
+      method: 'POST',
+      json: { text: 'Oslo' },
+      headers: { prefer: 'respond-async' },
+    });
+    expect(accepted.status).toBe(202);
+    for await (const event of readServerSentEvents(stream.body as ReadableStream<Uint8Array>)) {
+      const observation = JSON.parse(event.data) as Observation;
+      expect(event.event).toBe('progress');
+      expect(observation).toMatchObject({
+        type: 'error',
+        data: { phase: 'turn', code: 'snapshot_corrupt', status: 500 },
+      });
+      break;
+    }
+    controller.abort();
+  });
+});

@@ -1,0 +1,253 @@
+/**
+ * The OpenAPI 3.1 description of the HTTP API, served at `/v1/openapi.json`. Bodies come from the same
+ * Zod schemas the server validates with.
+ */
+import { z } from 'zod';
+import {
+  acceptedSchema,
+  auditRecordSchema,
+  observationSchema,
+  problemSchema,
+  resumeBody,
+  rollbackBody,
+  sendTurnBody,
+  suspensionSchema,
+  threadSummarySchema,
+  threadViewSchema,
+  turnResultSchema,
+} from './api-schemas.js';
+
+type JsonObject = Record<string, unknown>;
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: unknown) => ({ 'application/json': { schema } });
+const problems = (...statuses: number[]) =>
+  Object.fromEntries(
+    statuses.map((status) => [
+      String(status),
+      {
+        description: describeStatus(status),
+        content: { 'application/problem+json': { schema: ref('Problem') } },
+      },
+    ]),
+  );
+
+function describeStatus(status: number): string {
+  const text: Record<number, string> = {
+    400: 'The request is malformed (body, id, or message empty or too long).',
+    401: 'Missing or unknown bearer token.',
+    404: 'No such thread for this principal.',
+    409: 'The thread is running another turn.',
+    413: 'The body is larger than the server accepts.',
+    415: 'The body is not JSON.',
+    501: 'The agent has no such capability yet.',
+  };
+  return text[status] ?? 'Error.';
+}
+
+function schemaOf(schema: z.ZodType): JsonObject {
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, {
+    target: 'draft-2020-12',
+    io: 'input',
+  }) as JsonObject;
+  return rest;
+}
+
+function components(): JsonObject {
+  const registry = z.registry<{ id: string }>();
+  const named: Array<[string, z.ZodType]> = [
+    ['Observation', observationSchema],
+    ['TurnResult', turnResultSchema],
+    ['TurnAccepted', acceptedSchema],
+    ['ThreadSummary', threadSummarySchema],
+    ['Suspension', suspensionSchema],
+    ['Thread', threadViewSchema],
+    ['AuditRecord', auditRecordSchema],
+    ['Problem', problemSchema],
+  ];
+  for (const [id, schema] of named) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonObject> };
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
+  );
+}
+
+const threadId = {
+  name: 'threadId',
+  in: 'path',
+  required: true,
+  schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
+};
+
+const turnResponses = (created: boolean) => ({
+  [created ? '201' : '200']: {
+    description:
+      'The turn ran; with `Accept: text/event-stream` its events are streamed instead, ending with a `turn` event.',
+    content: { ...json(ref('TurnResult')), 'text/event-stream': { schema: { type: 'string' } } },
+  },
+  '202': {
+    description: 'With `Prefer: respond-async`: the turn runs; stream its events.',
+    content: json(ref('TurnAccepted')),
+  },
+  ...problems(400, 401, 404, 409, 413, 415),
+});
+
+/** Builds the document; `serverUrl` is where the API is reachable, when known. */
+export function createOpenApiDocument(
+  options: { title?: string; version?: string; serverUrl?: string } = {},
+) {
+  const document: JsonObject = {
+    openapi: '3.1.0',
+    info: {
+      title: options.title ?? 'flowstack agent API',
+      version: options.version ?? '1',
+      description:
+        'Threads, turns and their observation stream. Every request needs `Authorization: Bearer <token>`; a thread belongs to the principal that started it. Errors are RFC 9457 problem details.',
+    },
+    security: [{ bearer: [] }],
+    paths: {
+      '/v1/threads': {
+        get: {
+          summary: 'List your threads, newest first',
+          parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 500 } }],
+          responses: {
+            '200': {
+              description: 'Threads',
+              content: json({
+                type: 'object',
+                properties: { threads: { type: 'array', items: ref('ThreadSummary') } },
+              }),
+            },
+            ...problems(400, 401),
+          },
+        },
+        post: {
+          summary: 'Start a thread with its first message',
+          requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
+          responses: turnResponses(true),
+        },
+      },
+      '/v1/threads/{threadId}': {
+        get: {
+          summary: 'Read a thread: messages, flow stack, pending question or suspension, last event id',
+          parameters: [threadId],
+          responses: {
+            '200': { description: 'The thread', content: json(ref('Thread')) },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
+      '/v1/threads/{threadId}/messages': {
+        post: {
+          summary: 'Send a message (runs a turn); an unknown id starts a thread with that id',
+          parameters: [threadId],
+          requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
+          responses: turnResponses(false),
+        },
+      },
+      '/v1/threads/{threadId}/events': {
+        get: {
+          summary: 'Stream the thread’s events (server-sent events)',
+          description:
+            'Stored observations after `Last-Event-ID` (or `after`) are replayed, then live ones follow, each exactly once (`event: observation`, `id` = store id). Live progress comes as `event: progress` without an id and is not replayed.',
+          parameters: [
+            threadId,
+            { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer', minimum: 0 } },
+            { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'progress', in: 'query', schema: { type: 'string', enum: ['0', '1'] } },
+          ],
+          responses: {
+            '200': {
+              description: 'An endless event stream',
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
+      '/v1/threads/{threadId}/observations': {
+        get: {
+          summary: 'Read stored observations after an id',
+          parameters: [
+            threadId,
+            { name: 'after', in: 'query', schema: { type: 'integer', minimum: 0 } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10000 } },
+          ],
+          responses: {
+            '200': {
+              description: 'Observations, oldest first',
+              content: json({
+                type: 'object',
+                properties: { observations: { type: 'array', items: ref('Observation') } },
+              }),
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
+      '/v1/threads/{threadId}/suspensions/{suspensionId}': {
+        post: {
+          summary: 'Answer a suspension (approve, reject with a reason, edit arguments, or give feedback)',
+          parameters: [
+            threadId,
+            { name: 'suspensionId', in: 'path', required: true, schema: { type: 'string' } },
+          ],
+          requestBody: { required: true, content: json(schemaOf(resumeBody)) },
+          responses: { ...turnResponses(false), ...problems(501) },
+        },
+      },
+      '/v1/threads/{threadId}/rollback': {
+        post: {
+          summary: 'Roll back the file effects of the thread’s failed or aborted work',
+          parameters: [threadId],
+          requestBody: { required: true, content: json(schemaOf(rollbackBody)) },
+          responses: {
+            '200': { description: 'Rolled back', content: json({ type: 'object' }) },
+            ...problems(400, 401, 404, 501),
+          },
+        },
+      },
+      '/v1/threads/{threadId}/cancel': {
+        post: {
+          summary: 'Cancel the turn this server is running on the thread',
+          parameters: [threadId],
+          responses: {
+            '200': {
+              description: 'Whether a turn was cancelled',
+              content: json({ type: 'object', properties: { cancelled: { type: 'boolean' } } }),
+            },
+            ...problems(401, 404),
+          },
+        },
+      },
+      '/v1/audit': {
+        get: {
+          summary: 'The audit log of tool calls in your threads, newest first',
+          parameters: [
+            { name: 'threadId', in: 'query', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 1000 } },
+          ],
+          responses: {
+            '200': {
+              description: 'Audit records',
+              content: json({
+                type: 'object',
+                properties: { records: { type: 'array', items: ref('AuditRecord') } },
+              }),
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
+    },
+    components: {
+      securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } },
+      schemas: components(),
+    },
+  };
+  if (options.serverUrl) document.servers = [{ url: options.serverUrl }];
+  return document;
+}

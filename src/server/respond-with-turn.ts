@@ -1,0 +1,103 @@
+/**
+ * Answers a request that runs a turn (a message, a resume) in the mode the client asked for:
+ * - JSON (default): waits and answers 200 (201 for a new thread) with the `TurnResult`;
+ * - `Prefer: respond-async`: answers 202 at once with where to stream the turn's events from;
+ * - `Accept: text/event-stream`: streams the turn's events and ends with a `turn` event holding the
+ *   `TurnResult` (or a `problem` event).
+ */
+import type { Context } from 'hono';
+import { streamSSE } from 'hono/streaming';
+import type { TurnResult } from '../agent/index.js';
+import { lastObservationId, streamObservations } from '../observe/index.js';
+import { startHeartbeat, writeObservationEvent } from './internal/sse-observations.js';
+import { problemResponse, toProblem } from './problem-details.js';
+import type { ServerContext, ServerEnv } from './server-types.js';
+
+export interface TurnRequest {
+  threadId: string;
+  principal: string;
+  /** The thread is new: 201 with a Location. */
+  created: boolean;
+  run: (signal: AbortSignal) => Promise<TurnResult>;
+}
+
+export async function respondWithTurn(
+  c: Context<ServerEnv>,
+  context: ServerContext,
+  request: TurnRequest,
+): Promise<Response> {
+  const { threadId, principal } = request;
+  const location = `/v1/threads/${encodeURIComponent(threadId)}`;
+  const prefer = c.req.header('prefer') ?? '';
+  if (/\brespond-async\b/i.test(prefer)) {
+    const afterId = await lastObservationId(context.agent.store, threadId);
+    context.runner.run(threadId, principal, request.run).catch(() => undefined);
+    c.header('Location', location);
+    return c.json({ threadId, afterId, events: `${location}/events`, thread: location }, 202);
+  }
+  if ((c.req.header('accept') ?? '').includes('text/event-stream')) {
+    const afterId = await lastObservationId(context.agent.store, threadId);
+    return streamTurn(c, context, request, afterId);
+  }
+  try {
+    const result = await context.runner.run(threadId, principal, request.run);
+    if (request.created) c.header('Location', location);
+    return c.json(result, request.created ? 201 : 200);
+  } catch (error) {
+    return problemResponse(toProblem(error, context.onError));
+  }
+}
+
+function streamTurn(c: Context<ServerEnv>, context: ServerContext, request: TurnRequest, afterId: number) {
+  return streamSSE(c, async (stream) => {
+    const controller = new AbortController();
+    stream.onAbort(() => controller.abort());
+    const onShutdown = () => controller.abort();
+    context.shutdown.addEventListener('abort', onShutdown);
+    const stopHeartbeat = startHeartbeat(stream, context.heartbeatMs);
+    let lastWritten = afterId;
+    let target: number | undefined;
+    const outcome = context.runner.run(request.threadId, request.principal, request.run).then(
+      (result) => {
+        target = Math.max(afterId, ...result.observations.map((o) => o.id));
+        if (lastWritten >= target) controller.abort();
+        return { ok: true as const, result };
+      },
+      (error: unknown) => {
+        controller.abort();
+        return { ok: false as const, error };
+      },
+    );
+    try {
+      const events = streamObservations({
+        store: context.agent.store,
+        subscribe: context.subscribe,
+        threadId: request.threadId,
+        afterId,
+        progress: true,
+        signal: controller.signal,
+        ...(context.pollIntervalMs !== undefined ? { pollIntervalMs: context.pollIntervalMs } : {}),
+      });
+      for await (const observation of events) {
+        // The runner's own failure event is answered below as a problem instead.
+        if (observation.id === 0 && observation.type === 'error' && observation.data.phase === 'turn')
+          continue;
+        await writeObservationEvent(stream, observation);
+        if (observation.id > 0) lastWritten = observation.id;
+        if (target !== undefined && lastWritten >= target) break;
+      }
+      if (stream.aborted) return;
+      const settled = await outcome;
+      if (settled.ok) await stream.writeSSE({ event: 'turn', data: JSON.stringify(settled.result) });
+      else
+        await stream.writeSSE({
+          event: 'problem',
+          data: JSON.stringify(toProblem(settled.error, context.onError)),
+        });
+    } finally {
+      stopHeartbeat();
+      context.shutdown.removeEventListener('abort', onShutdown);
+      controller.abort();
+    }
+  });
+}

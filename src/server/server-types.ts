@@ -1,0 +1,77 @@
+/**
+ * What the HTTP server is made of: the agent it serves, how it authenticates, and its bounds.
+ */
+import type { Agent, TurnResult } from '../agent/index.js';
+import type { SubscribeObservations } from '../observe/index.js';
+import type { Clock, IdGenerator } from '../util/index.js';
+import type { Authenticate } from './auth/create-token-auth.js';
+import type { TokenTable } from './auth/parse-token-list.js';
+import type { TurnRunner } from './turn-runner.js';
+
+/** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */
+export interface ResumeOptions {
+  threadId: string;
+  suspensionId: string;
+  feedback: unknown;
+  principal?: string;
+  signal?: AbortSignal;
+}
+
+/** Rolling back the file effects of a thread's failed or aborted work (DESIGN.md §6). */
+export interface RollbackOptions {
+  threadId: string;
+  checkpointId?: string;
+  principal?: string;
+}
+
+/**
+ * The agent as the server uses it. `resume` and `rollback` come with the durability layer; until an
+ * agent has them, their routes answer 501.
+ */
+export type ServerAgent = Agent & {
+  resume?: (options: ResumeOptions) => Promise<TurnResult>;
+  rollback?: (options: RollbackOptions) => Promise<unknown>;
+};
+
+export interface ServerOptions {
+  agent: ServerAgent;
+  /** Bearer tokens → principals, or a function that authenticates an `Authorization` header. */
+  auth: { tokens: TokenTable } | { authenticate: Authenticate };
+  /** Largest request body accepted, in bytes (default 256 KiB). */
+  maxBodyBytes?: number;
+  /** Serve the web page at `/` (default true). */
+  ui?: boolean;
+  /** The A2A endpoint (agent card and JSON-RPC); off when left out. */
+  a2a?: { name: string; description: string; version?: string; baseUrl?: string };
+  /**
+   * Live signals for event streams; defaults to the agent's own subscription. A cross-process fan-out
+   * (Redis) plugs in here.
+   */
+  subscribe?: SubscribeObservations;
+  /** Re-read the store for events from other processes this often (ms) on open streams; off by default. */
+  pollIntervalMs?: number;
+  /** A comment line is written to idle event streams this often (ms; default 15 s). */
+  heartbeatMs?: number;
+  clock?: Clock;
+  ids?: IdGenerator;
+  /** Receives internal errors (500s), whose details are not sent to clients. Defaults to console.error. */
+  onError?: (error: unknown) => void;
+}
+
+/** Everything a route needs. */
+export interface ServerContext {
+  agent: ServerAgent;
+  runner: TurnRunner;
+  subscribe: SubscribeObservations;
+  pollIntervalMs: number | undefined;
+  heartbeatMs: number;
+  maxBodyBytes: number;
+  ids: IdGenerator;
+  clock: Clock;
+  onError: (error: unknown) => void;
+  /** Aborted when the server closes; open streams end with it. */
+  shutdown: AbortSignal;
+}
+
+/** Hono's per-request variables. */
+export type ServerEnv = { Variables: { principal: string } };
