@@ -29,3 +29,4 @@ export {
   replayObservations,
 } from './replay-observations.js';
 export { type StreamObservationsOptions, streamObservations } from './stream-observations.js';
+export { type OpenSuspension, summarizeThreadEvents } from './summarize-thread-events.js';

@@ -12,6 +12,7 @@ import { randomIdGenerator, systemClock } from '../util/index.js';
 import { createTokenAuth } from './auth/create-token-auth.js';
 import { createOpenApiDocument } from './openapi-document.js';
 import { problem, problemResponse, toProblem } from './problem-details.js';
+import { mountA2A } from './routes/a2a-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
@@ -91,6 +92,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
   registerAuditRoutes(app, context);
+  if (options.a2a) mountA2A(app, context, { ...options.a2a, authenticate });
 
   let listening: ReturnType<typeof serve> | undefined;
   return {

@@ -41,8 +41,8 @@ export interface ServerOptions {
   maxBodyBytes?: number;
   /** Serve the web page at `/` (default true). */
   ui?: boolean;
-  /** The A2A endpoint (agent card and JSON-RPC); off when left out. */
-  a2a?: { name: string; description: string; version?: string; baseUrl?: string };
+  /** The A2A endpoint (agent card at `/.well-known/agent-card.json`, JSON-RPC at `/a2a`); off when left out. */
+  a2a?: A2AServerOptions;
   /**
    * Live signals for event streams; defaults to the agent's own subscription. A cross-process fan-out
    * (Redis) plugs in here.
@@ -56,6 +56,16 @@ export interface ServerOptions {
   ids?: IdGenerator;
   /** Receives internal errors (500s), whose details are not sent to clients. Defaults to console.error. */
   onError?: (error: unknown) => void;
+}
+
+export interface A2AServerOptions {
+  name: string;
+  description: string;
+  version?: string;
+  /** Where clients reach this server; defaults to the origin of the first A2A request. */
+  baseUrl?: string;
+  /** The skills the card lists, typically one per user-facing flow. */
+  skills?: ReadonlyArray<{ id: string; name?: string; description: string; examples?: string[] }>;
 }
 
 /** Everything a route needs. */

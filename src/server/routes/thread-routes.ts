@@ -3,12 +3,11 @@
  * observations.
  */
 import type { Hono } from 'hono';
-import { replayObservations } from '../../observe/index.js';
+import { replayObservations, summarizeThreadEvents } from '../../observe/index.js';
 import type { Observation } from '../../spec/index.js';
 import { sendTurnBody } from '../api-schemas.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
-import { summarizeObservations } from '../internal/summarize-observations.js';
 import { problem, problemResponse } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
@@ -64,7 +63,7 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
       });
     }
     const thread = await context.agent.readThread(threadId);
-    const { lastEventId, suspension } = await summarizeObservations(context.agent.store, threadId);
+    const { lastEventId, suspension } = await summarizeThreadEvents(context.agent.store, threadId);
     return c.json({
       threadId,
       version: thread.version,

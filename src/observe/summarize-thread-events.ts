@@ -2,8 +2,8 @@
  * One pass over a thread's stored observations: the last event id (where a stream should resume) and
  * the suspension still waiting for an answer — the last `suspended` that no later `resumed` answered.
  */
-import { replayObservations } from '../../observe/index.js';
-import type { StateStore } from '../../spec/index.js';
+import type { StateStore } from '../spec/index.js';
+import { replayObservations } from './replay-observations.js';
 
 export interface OpenSuspension {
   suspensionId?: string;
@@ -14,7 +14,8 @@ export interface OpenSuspension {
   observationId: number;
 }
 
-export async function summarizeObservations(
+/** @example const { lastEventId, suspension } = await summarizeThreadEvents(store, threadId); */
+export async function summarizeThreadEvents(
   store: Pick<StateStore, 'readObservations'>,
   threadId: string,
 ): Promise<{ lastEventId: number; suspension: OpenSuspension | undefined }> {

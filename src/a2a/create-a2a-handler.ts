@@ -1,0 +1,106 @@
+/**
+ * The A2A endpoint as fetch-style handlers (framework-free): the agent card, and the JSON-RPC
+ * transport of the official `@a2a-js/sdk` (`SendMessage`, `SendStreamingMessage`, `GetTask`,
+ * `CancelTask`, `SubscribeToTask` …) whose streaming methods answer as server-sent events. The HTTP
+ * server authenticates the caller and passes the principal in.
+ */
+import { A2A_VERSION_HEADER, type AgentCard, Extensions } from '@a2a-js/sdk';
+import {
+  DefaultRequestHandler,
+  InMemoryTaskStore,
+  JsonRpcTransportHandler,
+  ServerCallContext,
+  validateVersion,
+} from '@a2a-js/sdk/server';
+import type { Clock, IdGenerator } from '../util/index.js';
+import type { A2ATurnPort } from './a2a-turn-port.js';
+import { createA2AExecutor } from './create-a2a-executor.js';
+
+export interface A2AHandlerOptions {
+  port: A2ATurnPort;
+  card: AgentCard;
+  ids: IdGenerator;
+  clock: Clock;
+}
+
+export interface A2AHandler {
+  readonly card: AgentCard;
+  /** Answers one JSON-RPC request (a JSON body, or an SSE stream for the streaming methods). */
+  handleJsonRpc(request: Request, options: { principal?: string }): Promise<Response>;
+}
+
+export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
+  const executor = createA2AExecutor({ port: options.port, ids: options.ids, clock: options.clock });
+  const requestHandler = new DefaultRequestHandler(options.card, new InMemoryTaskStore(), executor);
+  const transport = new JsonRpcTransportHandler(requestHandler);
+  return {
+    card: options.card,
+    async handleJsonRpc(request, { principal }) {
+      const user = principal === undefined ? undefined : { isAuthenticated: true, userName: principal };
+      const context = new ServerCallContext({
+        ...(user ? { user } : {}),
+        requestedVersion: request.headers.get(A2A_VERSION_HEADER) ?? undefined,
+        requestedExtensions: Extensions.parseServiceParameter(
+          request.headers.get('A2A-Extensions') ?? undefined,
+        ),
+      });
+      const body = await request.text();
+      let answer: Awaited<ReturnType<JsonRpcTransportHandler['handle']>>;
+      try {
+        validateVersion(context.requestedVersion, options.card, 'JSONRPC');
+        answer = await transport.handle(body, context);
+      } catch (error) {
+        answer = {
+          jsonrpc: '2.0',
+          id: readId(body),
+          error: JsonRpcTransportHandler.mapToJSONRPCError(error),
+        };
+      }
+      if (!isAsyncIterable(answer)) return Response.json(answer);
+      return new Response(toEventStream(answer, readId(body)), {
+        headers: {
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-cache',
+          'x-accel-buffering': 'no',
+        },
+      });
+    },
+  };
+}
+
+function toEventStream(
+  events: AsyncIterable<unknown>,
+  id: string | number | null,
+): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  const iterator = events[Symbol.asyncIterator]();
+  return new ReadableStream({
+    async pull(controller) {
+      try {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
+      } catch (error) {
+        const payload = { jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) };
+        controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(payload)}\n\n`));
+        controller.close();
+      }
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+}
+
+function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+  return typeof value === 'object' && value !== null && Symbol.asyncIterator in value;
+}
+
+function readId(body: string): string | number | null {
+  try {
+    const id = (JSON.parse(body) as { id?: unknown }).id;
+    return typeof id === 'string' || typeof id === 'number' ? id : null;
+  } catch {
+    return null;
+  }
+}
