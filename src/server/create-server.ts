@@ -17,6 +17,7 @@ import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
+import { mountUi } from './routes/ui-routes.js';
 import type { ServerContext, ServerEnv, ServerOptions } from './server-types.js';
 import { createTurnRunner } from './turn-runner.js';
 
@@ -61,6 +62,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
     onError: options.onError ?? ((error) => console.error('flowstack server:', error)),
     shutdown: shutdown.signal,
   };
+  const stopNotingProgress = agentSubscribe((o) => runner.noteProgress(o), { progress: true });
   const authenticate =
     'authenticate' in options.auth ? options.auth.authenticate : createTokenAuth(options.auth.tokens);
 
@@ -93,6 +95,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
   registerEventRoutes(app, context);
   registerAuditRoutes(app, context);
   if (options.a2a) mountA2A(app, context, { ...options.a2a, authenticate });
+  if (options.ui !== false) mountUi(app);
 
   let listening: ReturnType<typeof serve> | undefined;
   return {
@@ -113,6 +116,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
     },
     async close() {
       shutdown.abort();
+      stopNotingProgress();
       await runner.close();
       const server = listening;
       listening = undefined;

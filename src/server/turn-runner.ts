@@ -7,6 +7,7 @@
 import type { TurnResult } from '../agent/index.js';
 import { ThreadBusyError } from '../errors/index.js';
 import { createObservationBus, type SubscribeObservations } from '../observe/index.js';
+import type { Observation } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 import { toProblem } from './problem-details.js';
 
@@ -18,6 +19,10 @@ export interface TurnRunner {
     task: (signal: AbortSignal) => Promise<TurnResult>,
   ): Promise<TurnResult>;
   isRunning(threadId: string): boolean;
+  /** Remembers live progress of a running turn, so that a stream opened mid-turn can start with it. */
+  noteProgress(observation: Observation): void;
+  /** The latest live progress of the thread's running turn. */
+  currentProgress(threadId: string): Observation | undefined;
   /** The principal of a thread this server is starting and has not saved yet. */
   ownerOf(threadId: string): string | undefined;
   /** Cancels the thread's running turn; false when none runs. */
@@ -31,7 +36,7 @@ export interface TurnRunner {
 export function createTurnRunner(options: { clock: Clock }): TurnRunner {
   const running = new Map<
     string,
-    { principal: string; controller: AbortController; done: Promise<unknown> }
+    { principal: string; controller: AbortController; done: Promise<unknown>; progress?: Observation }
   >();
   const bus = createObservationBus();
   return {
@@ -65,6 +70,11 @@ export function createTurnRunner(options: { clock: Clock }): TurnRunner {
       return done;
     },
     isRunning: (threadId) => running.has(threadId),
+    noteProgress(observation) {
+      const entry = running.get(observation.threadId);
+      if (entry && observation.id === 0) entry.progress = observation;
+    },
+    currentProgress: (threadId) => running.get(threadId)?.progress,
     ownerOf: (threadId) => running.get(threadId)?.principal,
     cancel(threadId) {
       const entry = running.get(threadId);

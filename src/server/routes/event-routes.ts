@@ -31,6 +31,9 @@ export function registerEventRoutes(app: Hono<ServerEnv>, context: ServerContext
       context.shutdown.addEventListener('abort', onShutdown);
       const stopHeartbeat = startHeartbeat(stream, context.heartbeatMs);
       try {
+        // A stream opened while a turn runs starts with what the turn is doing now.
+        const current = progress ? context.runner.currentProgress(threadId) : undefined;
+        if (current) await writeObservationEvent(stream, current);
         const events = streamObservations({
           store: context.agent.store,
           subscribe: context.subscribe,

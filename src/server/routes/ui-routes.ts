@@ -1,0 +1,26 @@
+/**
+ * The web page: `/` and its files under `/ui/`. Public (the page asks for a token and sends it with
+ * every API call), with a strict Content-Security-Policy.
+ */
+import type { Hono } from 'hono';
+import { readUiAsset, uiContentSecurityPolicy } from '../../ui/index.js';
+import { problem, problemResponse } from '../problem-details.js';
+import type { ServerEnv } from '../server-types.js';
+
+export function mountUi(app: Hono<ServerEnv>): void {
+  const serve = (name: string) => {
+    const asset = readUiAsset(name);
+    if (!asset) return problemResponse(problem(404, 'not_found', `No file ${name}.`));
+    return new Response(asset.body, {
+      headers: {
+        'content-type': asset.contentType,
+        'content-security-policy': uiContentSecurityPolicy,
+        'x-content-type-options': 'nosniff',
+        'referrer-policy': 'no-referrer',
+        'cache-control': 'no-cache',
+      },
+    });
+  };
+  app.get('/', () => serve('index.html'));
+  app.get('/ui/:name', (c) => serve(c.req.param('name')));
+}

@@ -1,0 +1,305 @@
+// The flowstack web page: chat with the agent, watch what it does (live progress, the flow stack, the
+// TodoList, the event tree), answer approvals, roll back. It uses nothing but the public HTTP API.
+import { createApi } from './api.js';
+import { buildEventTree } from './event-tree.js';
+import { reducePlan } from './plan-state.js';
+import {
+  describeProgress,
+  renderMessages,
+  renderPlan,
+  renderStack,
+  renderThreads,
+  renderTree,
+} from './render.js';
+
+const byId = (id) => document.getElementById(id);
+const tokenKey = 'flowstack-token';
+/** Stored observations after which the thread view (messages, stack, suspension) is read again. */
+const refreshOn = new Set([
+  'flow-push',
+  'flow-pop',
+  'clarification',
+  'suspended',
+  'resumed',
+  'final-response',
+  'error',
+]);
+
+const state = {
+  api: undefined,
+  threads: [],
+  threadId: undefined,
+  thread: undefined,
+  observations: [],
+  plan: undefined,
+  follow: undefined,
+  pendingText: undefined,
+  refreshTimer: undefined,
+  shownSuspension: undefined,
+};
+
+start();
+
+function start() {
+  const fromHash = new URLSearchParams(location.hash.slice(1)).get('token');
+  if (fromHash) {
+    sessionStorage.setItem(tokenKey, fromHash);
+    history.replaceState(null, '', location.pathname + location.search);
+  }
+  const token = sessionStorage.getItem(tokenKey);
+  if (!token) {
+    askForToken();
+    return;
+  }
+  state.api = createApi(token);
+  wire();
+  loadThreads()
+    .then(() => {
+      const wanted = new URLSearchParams(location.search).get('thread');
+      const first = wanted ?? state.threads[0]?.threadId;
+      if (first) return selectThread(first);
+      showEmpty();
+    })
+    .catch(handleError);
+}
+
+function askForToken() {
+  const dialog = byId('login');
+  byId('login-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const token = byId('login-token').value.trim();
+    if (!token) return;
+    sessionStorage.setItem(tokenKey, token);
+    dialog.close();
+    start();
+  });
+  dialog.showModal();
+}
+
+function wire() {
+  byId('composer').addEventListener('submit', (event) => {
+    event.preventDefault();
+    const input = byId('message');
+    const text = input.value.trim();
+    if (!text) return;
+    input.value = '';
+    send(text).catch(handleError);
+  });
+  byId('message').addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      byId('composer').requestSubmit();
+    }
+  });
+  byId('new-thread').addEventListener('click', () => {
+    state.follow?.abort();
+    Object.assign(state, {
+      threadId: undefined,
+      thread: undefined,
+      observations: [],
+      plan: undefined,
+      pendingText: undefined,
+    });
+    history.replaceState(null, '', location.pathname);
+    showEmpty();
+    byId('message').focus();
+  });
+  byId('rollback').addEventListener('click', () => rollback().catch(handleError));
+  byId('approval-form').addEventListener('submit', (event) => {
+    event.preventDefault();
+    answerSuspension(event.submitter?.value ?? 'approve').catch(handleError);
+  });
+}
+
+async function loadThreads() {
+  const { threads } = await state.api.request('/v1/threads?limit=100');
+  state.threads = threads;
+  renderThreads(byId('thread-list'), threads, state.threadId, (id) => selectThread(id).catch(handleError));
+}
+
+async function selectThread(threadId) {
+  state.follow?.abort();
+  Object.assign(state, { threadId, observations: [], plan: undefined, shownSuspension: undefined });
+  history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
+  renderThreads(byId('thread-list'), state.threads, threadId, (id) => selectThread(id).catch(handleError));
+  await refreshThread();
+  const { observations } = await state.api.request(
+    `/v1/threads/${encodeURIComponent(threadId)}/observations?after=0&limit=10000`,
+  );
+  for (const observation of observations) addObservation(observation);
+  renderObservations();
+  const controller = new AbortController();
+  state.follow = controller;
+  state.api.followEvents(threadId, {
+    lastEventId: state.observations.at(-1)?.id ?? 0,
+    signal: controller.signal,
+    onConnection: (status) => {
+      byId('connection').dataset.state = status;
+      byId('connection').textContent = status;
+    },
+    onEvent: (kind, observation) =>
+      kind === 'observation' ? onObservation(observation) : onProgress(observation),
+  });
+}
+
+function addObservation(observation) {
+  state.observations.push(observation);
+  state.plan = reducePlan(state.plan, observation);
+}
+
+function onObservation(observation) {
+  addObservation(observation);
+  renderObservations();
+  if (observation.type === 'final-response') {
+    if (!state.threads.some((t) => t.threadId === observation.threadId)) loadThreads().catch(handleError);
+    state.pendingText = undefined;
+    setStatus('');
+    setBusy(false);
+  }
+  if (refreshOn.has(observation.type)) scheduleRefresh();
+}
+
+function onProgress(observation) {
+  if (observation.type === 'error') {
+    state.pendingText = undefined;
+    setBusy(false);
+    scheduleRefresh();
+  }
+  const line = describeProgress(observation);
+  if (line !== undefined) setStatus(line);
+}
+
+function renderObservations() {
+  renderTree(byId('event-tree'), buildEventTree(state.observations));
+  renderPlan(byId('plan-section'), byId('plan'), state.plan);
+}
+
+function scheduleRefresh() {
+  clearTimeout(state.refreshTimer);
+  state.refreshTimer = setTimeout(() => refreshThread().catch(handleError), 50);
+}
+
+async function refreshThread() {
+  if (!state.threadId) return;
+  const thread = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}`);
+  state.thread = thread;
+  renderMessages(byId('messages'), thread.messages, state.pendingText);
+  renderStack(byId('stack'), thread.stack, thread.pending);
+  byId('rollback').disabled = !thread.capabilities.rollback;
+  byId('rollback').title = thread.capabilities.rollback ? '' : 'This server cannot roll back yet.';
+  setBusy(thread.running);
+  showSuspension(thread);
+}
+
+async function send(text) {
+  state.pendingText = text;
+  setBusy(true);
+  setStatus('Sending…');
+  renderMessages(byId('messages'), state.thread?.messages ?? [], text);
+  const headers = { prefer: 'respond-async' };
+  if (!state.threadId) {
+    const accepted = await state.api.request('/v1/threads', { method: 'POST', body: { text }, headers });
+    await loadThreads();
+    await selectThread(accepted.threadId);
+    return;
+  }
+  await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/messages`, {
+    method: 'POST',
+    body: { text },
+    headers,
+  });
+}
+
+function showSuspension(thread) {
+  const dialog = byId('approval');
+  const suspension = thread.suspension;
+  if (!suspension) {
+    if (dialog.open) dialog.close();
+    return;
+  }
+  const key = suspension.suspensionId ?? suspension.callId;
+  if (state.shownSuspension === key && dialog.open) return;
+  state.shownSuspension = key;
+  byId('approval-tool').textContent = suspension.toolName;
+  byId('approval-reason-text').textContent = suspension.reason;
+  byId('approval-arguments').value = JSON.stringify(suspension.input ?? {}, null, 2);
+  byId('approval-reject-reason').value = '';
+  const canResume = thread.capabilities.resume;
+  for (const button of dialog.querySelectorAll('button[name="decision"]')) button.disabled = !canResume;
+  byId('approval-unavailable').hidden = canResume;
+  byId('approval-error').textContent = '';
+  if (!dialog.open) dialog.show();
+}
+
+async function answerSuspension(decision) {
+  const suspension = state.thread?.suspension;
+  if (!suspension) return;
+  let feedback;
+  if (decision === 'reject') {
+    const reason = byId('approval-reject-reason').value.trim();
+    if (!reason) {
+      byId('approval-error').textContent = 'Say why you reject it.';
+      return;
+    }
+    feedback = { decision: 'reject', reason };
+  } else if (decision === 'edit') {
+    try {
+      feedback = { decision: 'edit', arguments: JSON.parse(byId('approval-arguments').value) };
+    } catch {
+      byId('approval-error').textContent = 'The arguments are not valid JSON.';
+      return;
+    }
+  } else feedback = { decision: 'approve' };
+  const id = encodeURIComponent(suspension.suspensionId ?? suspension.callId);
+  byId('approval').close();
+  setBusy(true);
+  setStatus('Resuming…');
+  await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/suspensions/${id}`, {
+    method: 'POST',
+    body: { feedback },
+    headers: { prefer: 'respond-async' },
+  });
+}
+
+async function rollback() {
+  if (!state.threadId || !window.confirm('Roll back the files this thread changed?')) return;
+  const result = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/rollback`, {
+    method: 'POST',
+    body: {},
+  });
+  byId('rollback-result').textContent = `Rolled back: ${JSON.stringify(result.result)}`;
+  scheduleRefresh();
+}
+
+function setStatus(text) {
+  const status = byId('status');
+  status.textContent = text;
+  status.dataset.active = text ? 'true' : 'false';
+  status.dataset.error = 'false';
+}
+
+function setBusy(busy) {
+  document.body.dataset.busy = busy ? 'true' : 'false';
+  byId('send').disabled = busy;
+}
+
+function showEmpty() {
+  renderMessages(byId('messages'), [], undefined);
+  renderStack(byId('stack'), [], undefined);
+  renderObservations();
+  setStatus('');
+  setBusy(false);
+}
+
+function handleError(error) {
+  if (error?.status === 401) {
+    sessionStorage.removeItem(tokenKey);
+    askForToken();
+    return;
+  }
+  state.pendingText = undefined;
+  setBusy(false);
+  setStatus(`Error: ${error?.message ?? String(error)}`);
+  byId('status').dataset.error = 'true';
+  byId('status').dataset.active = 'false';
+}

@@ -1,0 +1,1 @@
+export { readUiAsset, type UiAsset, uiAssetNames, uiContentSecurityPolicy } from './ui-assets.js';

@@ -1,0 +1,182 @@
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createTravelDemoModel } from '../../examples/travel/demo-model.js';
+import { createTravelExample } from '../../examples/travel/index.js';
+import { createGate } from '../server/fixtures/server-fixture.js';
+import { createServer, type FlowstackServer } from '../server/index.js';
+import { createSqliteStore } from '../store/index.js';
+import { createPlanningStandIn } from './fixtures/planning-stand-in.js';
+
+const executablePath = '/usr/bin/chromium';
+const required = process.env.FLOWSTACK_REQUIRE_SERVICES === '1' || process.env.CI === 'true';
+const available = existsSync(executablePath);
+if (!available && !required)
+  console.warn(`Skipping the web page tests: no Chromium at ${executablePath} (apt-get install chromium).`);
+const artifacts = resolve(import.meta.dirname, '../../test-artifacts');
+const token = 'page-token-0123456789abcdef';
+
+let browser: Browser;
+const cleanups: Array<() => Promise<void>> = [];
+
+beforeAll(async () => {
+  if (!available && !required) return;
+  mkdirSync(artifacts, { recursive: true });
+  browser = await chromium.launch({
+    executablePath,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--no-first-run',
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+});
+afterEach(async () => {
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function serve(agent: Parameters<typeof createServer>[0]['agent']): Promise<string> {
+  const server: FlowstackServer = createServer({ agent, auth: { tokens: new Map([[token, 'ada']]) } });
+  const { url } = await server.listen();
+  cleanups.push(async () => {
+    await server.close();
+    await agent.close();
+  });
+  return url;
+}
+
+async function openPage(url: string): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.setDefaultTimeout(10_000);
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  cleanups.push(async () => {
+    await page.close();
+    expect(errors, 'errors in the page').toEqual([]);
+  });
+  await page.goto(`${url}/#token=${token}`);
+  return page;
+}
+
+async function say(page: Page, text: string) {
+  await page.fill('#message', text);
+  await page.press('#message', 'Enter');
+}
+
+describe.skipIf(!available && !required)('the web page in headless Chromium', () => {
+  it('chats with the travel agent: progress while it works, the flow stack, the answer, the event tree', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
+    const gate = createGate(createTravelDemoModel());
+    const example = createTravelExample({
+      model: gate.model,
+      store: createSqliteStore({ path: join(dir, 'ui.db') }),
+    });
+    const url = await serve(example.agent);
+    cleanups.push(async () => gate.release());
+    const page = await openPage(url);
+
+    gate.hold();
+    await say(page, 'I want to fly to Lisbon');
+    await gate.waiting();
+    // The page shows that the model is working while the call is held.
+    await page.waitForSelector('#status[data-active="true"] >> text=Understanding your message…');
+    await page.screenshot({ path: join(artifacts, 'web-page-1-progress.png') });
+    gate.release();
+
+    await page.waitForSelector('.message.assistant >> text=On which date would you like to fly');
+    await page.waitForSelector('#stack .flow[data-flow="search_flights"] >> text=asks for date');
+    await say(page, '2026-12-05');
+    await page.waitForSelector('.message.assistant >> text=Found 2 flights to Lisbon on 2026-12-05');
+    await page.waitForSelector('#stack >> text=No flow is running.');
+    const tree = await page.textContent('#event-tree');
+    expect(tree).toContain('Flow search_flights');
+    expect(tree).toContain('call find_flights');
+    expect(tree).toContain('find_flights → success');
+    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
+    await page.screenshot({ path: join(artifacts, 'web-page-2-answer.png'), fullPage: true });
+
+    // The thread is durable: a reload shows it again from the API.
+    await page.reload();
+    await page.waitForSelector('.message.assistant >> text=Found 2 flights to Lisbon');
+    expect(await page.locator('.message').count()).toBe(4);
+  });
+
+  it('shows the plan and its progress, asks for approval, edits the arguments, and shows the final answer', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
+    const base = createTravelExample({ store: createSqliteStore({ path: join(dir, 'plan.db') }), env: {} });
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const agent = createPlanningStandIn(base.agent, () => held);
+    const url = await serve(agent);
+    const page = await openPage(url);
+
+    await say(page, 'Plan a trip to Lisbon and book the cheapest flight');
+    await page.waitForSelector('#plan-section:not([hidden])');
+    await page.waitForSelector('#plan .todo[data-item="i1"][data-status="in_progress"]');
+    expect(await page.locator('#plan .todo').allTextContents()).toEqual([
+      '▶Find flights to Lisbon',
+      '○Book the cheapest flight',
+    ]);
+    await page.waitForSelector('#stack .flow[data-flow="plan_trip"]');
+    await page.screenshot({ path: join(artifacts, 'web-page-3-plan.png'), fullPage: true });
+    release();
+
+    await page.waitForSelector('#approval[open]');
+    expect(await page.textContent('#approval-tool')).toBe('book_flight');
+    await page.waitForSelector('#plan .todo[data-item="i1"][data-status="completed"]');
+    expect(JSON.parse(await page.inputValue('#approval-arguments'))).toEqual({
+      flight_id: 'TP1351',
+      passenger: 'Ada Lovelace',
+    });
+    // Rejecting without a reason is refused in the page.
+    await page.click('#approval button[value="reject"]');
+    expect(await page.textContent('#approval-error')).toBe('Say why you reject it.');
+    await page.screenshot({ path: join(artifacts, 'web-page-4-approval.png'), fullPage: true });
+    await page.fill(
+      '#approval-arguments',
+      JSON.stringify({ flight_id: 'TP1351', passenger: 'Grace Hopper' }),
+    );
+    await page.click('#approval button[value="edit"]');
+
+    await page.waitForSelector('.message.assistant >> text=Booked TP1351 for Grace Hopper');
+    await page.waitForSelector('#plan .todo[data-item="i2"][data-status="completed"]');
+    expect(await page.locator('#approval').getAttribute('open')).toBeNull();
+    const tree = await page.textContent('#event-tree');
+    expect(tree).toContain('Step i2: Book the cheapest flight');
+    expect(tree).toContain('waits for approval of book_flight');
+    expect(tree).toContain('resumed (edit)');
+    await page.screenshot({ path: join(artifacts, 'web-page-5-done.png'), fullPage: true });
+  });
+
+  it('asks for a token when the page has none, and the API refuses a wrong one', async () => {
+    const { agent } = createTravelExample({
+      store: createSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'ui-')), 'a.db') }),
+      env: {},
+    });
+    const url = await serve(agent);
+    const page = await browser.newPage();
+    cleanups.push(() => page.close());
+    await page.goto(url);
+    await page.waitForSelector('#login[open]');
+    await page.fill('#login-token', 'wrong-token-0123456789abcdef');
+    await page.click('#login button[type="submit"]');
+    // The API answers 401, and the page asks again.
+    await page.waitForSelector('#login[open]');
+    await page.fill('#login-token', token);
+    await page.click('#login button[type="submit"]');
+    await page.waitForSelector('#login', { state: 'hidden' });
+    await say(page, 'flights to Paris on 2026-12-05');
+    await page.waitForSelector('.message.assistant >> text=Found 2 flights to Paris');
+  });
+});
