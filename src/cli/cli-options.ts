@@ -1,0 +1,51 @@
+/**
+ * The command line's options and usage text.
+ */
+import { parseArgs } from 'node:util';
+
+export const usage = `Usage: flowstack <command> [options]
+
+  serve [example]               the agent server, web page and A2A endpoint (default: travel)
+                                  --port <n> (default 3000, or $PORT)  --host <addr> (default 127.0.0.1)
+                                  bearer tokens from $FLOWSTACK_TOKENS ("alice=<token>,bob=<token>") or
+                                  --tokens-file <path>; without either, a token for "local" is made and kept
+  chat [example]                talk to an example in the terminal (--thread <id> continues one)
+  run [example] "<message>"     send one message and print the reply (--thread <id>, --json)
+  threads                       list threads, newest first (--principal <p>, --limit <n>, --json)
+  show <thread>                 a thread: messages, flow stack, question or approval waiting (--events, --json)
+  approve <thread>              answer the approval a thread waits for (--reject "<reason>", --args '<json>',
+                                  --suspension <id>)
+  rollback <thread>             roll back the files the thread's failed work changed (--checkpoint <id>)
+  audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)
+  demo [example]                play the example's demo conversation
+
+Common options: --db <path> (default .flowstack/flowstack.db)  --example <name> (default travel)
+                --principal <name> (default local)  --json  --help
+Examples: travel, data-analysis. Set FLOWSTACK_MODEL (e.g. openai:gpt-4o-mini) to use a real model.
+Exit codes: 0 done, 1 failed, 2 usage, 3 waiting for the user (run), 4 not found, 5 not supported.`;
+
+export function parseCliArgs(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      thread: { type: 'string' },
+      db: { type: 'string' },
+      example: { type: 'string' },
+      principal: { type: 'string' },
+      json: { type: 'boolean' },
+      help: { type: 'boolean', short: 'h' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      'tokens-file': { type: 'string' },
+      suspension: { type: 'string' },
+      reject: { type: 'string' },
+      args: { type: 'string' },
+      checkpoint: { type: 'string' },
+      limit: { type: 'string' },
+      events: { type: 'boolean' },
+    },
+  });
+}
+
+export type CliArgs = ReturnType<typeof parseCliArgs>;

@@ -1,0 +1,46 @@
+/**
+ * The examples the command line can run, by name.
+ */
+import { createDataAnalysisExample } from '../../examples/data-analysis/index.js';
+import { bookFlightFlow, searchFlightsFlow } from '../../examples/travel/domain.js';
+import { createTravelExample } from '../../examples/travel/index.js';
+import type { Agent } from '../agent/index.js';
+import type { StateStore } from '../spec/index.js';
+
+export interface CliExample {
+  agent: Agent;
+  /** Which model answers, said on start. */
+  modelDescription: string;
+  demoConversation: string[];
+}
+
+export interface CliExampleEntry {
+  description: string;
+  create(options: { store: StateStore; env: NodeJS.ProcessEnv }): CliExample;
+  /** The A2A card's skills: the user-facing flows. */
+  skills: Array<{ id: string; description: string; examples?: string[] }>;
+}
+
+export const cliExamples: Record<string, CliExampleEntry> = {
+  travel: {
+    description: 'A travel desk: finds and books flights.',
+    create: ({ store, env }) => createTravelExample({ store, env }),
+    skills: [searchFlightsFlow, bookFlightFlow].map((flow) => ({
+      id: flow.name,
+      description: flow.description,
+    })),
+  },
+  'data-analysis': {
+    description: 'A data-analysis assistant over a bundled SQLite dataset of sales.',
+    create: ({ store, env }) => createDataAnalysisExample({ store, env }),
+    skills: [
+      { id: 'query-data', description: 'Answer a question about the data with one read-only SQL query.' },
+      { id: 'make-chart', description: 'Chart a measure of the sales, grouped by region, product or month.' },
+      { id: 'change-price', description: 'Change the unit price of a product by a percentage.' },
+      {
+        id: 'create-staging-table',
+        description: 'Create an empty staging table for data that does not exist yet.',
+      },
+    ],
+  },
+};

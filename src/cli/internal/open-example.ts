@@ -1,0 +1,20 @@
+/**
+ * Opens an example on the SQLite store the command names (default `.flowstack/flowstack.db`).
+ */
+import { createSqliteStore } from '../../store/index.js';
+import type { CliIo } from '../cli-io.js';
+import { type CliExample, type CliExampleEntry, cliExamples } from '../examples.js';
+
+export const defaultDbPath = '.flowstack/flowstack.db';
+
+export function findExample(name: string): CliExampleEntry | undefined {
+  return Object.hasOwn(cliExamples, name) ? cliExamples[name] : undefined;
+}
+
+export function openExample(
+  entry: CliExampleEntry,
+  options: { db?: string | undefined; io: CliIo },
+): CliExample {
+  const store = createSqliteStore({ path: options.db ?? defaultDbPath });
+  return entry.create({ store, env: options.io.env });
+}
