@@ -152,7 +152,9 @@ async function runTurn(
   const who = principal !== undefined ? { principal } : {};
   // A message on a task waiting for input answers the open suspension, when the agent can resume.
   if (requestContext.task && port.resume) {
-    const { suspension } = await summarizeThreadEvents(port.store, threadId);
+    const suspension = (await summarizeThreadEvents(port.store, threadId)).suspensions.find(
+      (s) => s.suspensionId !== undefined,
+    );
     if (suspension?.suspensionId !== undefined)
       return port.resume({
         threadId,
@@ -205,7 +207,7 @@ function publishTurn(
     say(TaskState.TASK_STATE_FAILED, turn.reply, { metadata });
   } else {
     const suspended = turn.observations.findLast((o) => o.type === 'suspended');
-    const parts = suspended ? [dataPart({ suspension: suspended.data })] : [];
+    const parts = suspended ? [dataPart(suspended.data)] : [];
     say(TaskState.TASK_STATE_INPUT_REQUIRED, turn.reply, { parts, metadata });
   }
 }

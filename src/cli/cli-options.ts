@@ -13,9 +13,10 @@ export const usage = `Usage: flowstack <command> [options]
   run [example] "<message>"     send one message and print the reply (--thread <id>, --json)
   threads                       list threads, newest first (--principal <p>, --limit <n>, --json)
   show <thread>                 a thread: messages, flow stack, question or approval waiting (--events, --json)
-  approve <thread>              answer the approval a thread waits for (--reject "<reason>", --args '<json>',
-                                  --suspension <id>)
-  rollback <thread>             roll back the files the thread's failed work changed (--checkpoint <id>)
+  approve <thread>              answer the question a thread waits for: approve, --reject "<reason>",
+                                  --args '<json>' (edited arguments), or --answer '<json or text>' for other
+                                  questions; --suspension <id> picks one when several wait
+  rollback <thread>             restore the files a tool call changed (--snapshot <id>; default the latest)
   audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)
   demo [example]                play the example's demo conversation
 
@@ -41,7 +42,8 @@ export function parseCliArgs(argv: string[]) {
       suspension: { type: 'string' },
       reject: { type: 'string' },
       args: { type: 'string' },
-      checkpoint: { type: 'string' },
+      snapshot: { type: 'string' },
+      answer: { type: 'string' },
       limit: { type: 'string' },
       events: { type: 'boolean' },
     },

@@ -222,9 +222,7 @@ describe('the A2A endpoint (official @a2a-js/sdk client and server)', () => {
     const first = asTask(await send(client, userMessage('book TP1351 for Ada')));
     expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
     const data = first.status?.message?.parts.find((p) => p.content?.$case === 'data');
-    expect(data?.content?.value).toMatchObject({
-      suspension: { suspensionId: 'susp_1', toolName: 'book_flight' },
-    });
+    expect(data?.content?.value).toMatchObject({ suspensionId: 'susp_1', toolName: 'book_flight' });
     const done = asTask(
       await send(client, userMessage('no, too expensive', { taskId: first.id, contextId: first.contextId })),
     );

@@ -45,11 +45,10 @@ export const resumeBody = z
 
 export const rollbackBody = z
   .object({
-    checkpointId: z
+    snapshotId: z
       .string()
       .min(1)
-      .optional()
-      .describe('Roll back to this checkpoint; the latest when left out.'),
+      .describe('The file snapshot to restore (one of the thread’s fileSnapshots).'),
   })
   .strict();
 
@@ -97,12 +96,14 @@ export const threadSummarySchema = z.object({
 });
 
 export const suspensionSchema = z.object({
-  suspensionId: z.string().optional(),
+  suspensionId: z.string().optional().describe('What /suspensions/{suspensionId} answers.'),
+  kind: z.string().optional().describe('approval, feedback, outcome_unknown or rollback.'),
   callId: z.string(),
   toolName: z.string(),
-  reason: z.string(),
-  input: z.unknown().optional(),
-  observationId: z.number(),
+  prompt: z.string(),
+  input: z.unknown().optional().describe('The call’s arguments, redacted.'),
+  feedback: z.unknown().optional().describe('The feedback schema of the answer it takes.'),
+  expiresAt: z.number().optional(),
 });
 
 export const threadViewSchema = z.object({

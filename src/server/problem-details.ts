@@ -22,6 +22,11 @@ const statusByCode: Record<string, number> = {
   input_invalid: 400,
   thread_not_found: 404,
   thread_busy: 409,
+  thread_suspended: 409,
+  resume_unknown_suspension: 404,
+  resume_already_answered: 409,
+  resume_invalid_feedback: 422,
+  resume_nothing_to_resume: 409,
   version_conflict: 409,
   stack_depth: 409,
   model: 502,
@@ -71,7 +76,13 @@ export function statusForCode(code: string): number {
   if (code.startsWith('input_') || code.startsWith('validation')) return 400;
   if (code.endsWith('_not_found')) return 404;
   if (code.endsWith('_denied') || code.endsWith('_forbidden')) return 403;
-  if (code.endsWith('_conflict') || code.endsWith('_expired') || code.endsWith('_busy')) return 409;
+  if (
+    code.endsWith('_conflict') ||
+    code.endsWith('_expired') ||
+    code.endsWith('_busy') ||
+    code.endsWith('_suspended')
+  )
+    return 409;
   if (code.startsWith('snapshot_')) return 500;
   return 500;
 }

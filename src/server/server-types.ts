@@ -11,16 +11,17 @@ import type { TurnRunner } from './turn-runner.js';
 /** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */
 export interface ResumeOptions {
   threadId: string;
-  suspensionId: string;
+  suspensionId?: string;
   feedback: unknown;
   principal?: string;
   signal?: AbortSignal;
 }
 
-/** Rolling back the file effects of a thread's failed or aborted work (DESIGN.md §6). */
+/** Restoring the files of one snapshot a thread's failed or aborted work left (DESIGN.md §6). */
 export interface RollbackOptions {
   threadId: string;
-  checkpointId?: string;
+  /** One of the thread's file snapshots (`readThread(id).fileSnapshots`). */
+  snapshotId: string;
   principal?: string;
 }
 

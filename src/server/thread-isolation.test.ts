@@ -21,7 +21,7 @@ function agentWithDurability() {
     },
     rollback: async (options) => {
       rolledBack.push(options);
-      return { restored: 0 };
+      return { snapshotId: options.snapshotId, restored: [], deleted: [], unchanged: [] };
     },
   };
   return { agent: durable, resumed, rolledBack };
@@ -48,7 +48,7 @@ describe('threads belong to their principal', () => {
         `/v1/threads/${threadId}/suspensions/s1`,
         { method: 'POST', json: { feedback: { decision: 'approve' } } },
       ],
-      [`/v1/threads/${threadId}/rollback`, { method: 'POST', json: {} }],
+      [`/v1/threads/${threadId}/rollback`, { method: 'POST', json: { snapshotId: 'snap_1' } }],
       [`/v1/threads/${threadId}/cancel`, { method: 'POST' }],
       [`/v1/audit?threadId=${threadId}`, {}],
     ];
@@ -80,8 +80,11 @@ describe('threads belong to their principal', () => {
     expect(resumed.map((r) => [r.threadId, r.suspensionId, r.principal])).toEqual([
       [threadId, 's1', 'alice'],
     ]);
-    expect((await alice(`/v1/threads/${threadId}/rollback`, { method: 'POST', json: {} })).status).toBe(200);
-    expect(rolledBack.map((r) => r.principal)).toEqual(['alice']);
+    expect(
+      (await alice(`/v1/threads/${threadId}/rollback`, { method: 'POST', json: { snapshotId: 'snap_1' } }))
+        .status,
+    ).toBe(200);
+    expect(rolledBack.map((r) => [r.snapshotId, r.principal])).toEqual([['snap_1', 'alice']]);
   });
 
   it('the agent itself refuses a turn on another principal’s thread, so a race past the server check changes nothing', async () => {

@@ -1,3 +1,8 @@
-export { buildEventTree, describeObservation, type EventTreeNode, type TreeObservation } from './assets/event-tree.js';
+export {
+  buildEventTree,
+  describeObservation,
+  type EventTreeNode,
+  type TreeObservation,
+} from './assets/event-tree.js';
 export { type PlanItemView, type PlanView, reducePlan } from './assets/plan-state.js';
 export { readUiAsset, type UiAsset, uiAssetNames, uiContentSecurityPolicy } from './ui-assets.js';

@@ -25,6 +25,7 @@ export const uiAssetNames = [
   'render.js',
   'event-tree.js',
   'plan-state.js',
+  'suspension-form.js',
 ];
 
 /** The page's Content-Security-Policy: its own files only, no inline script or style. */

@@ -133,7 +133,8 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     release();
 
     await page.waitForSelector('#approval[open]');
-    expect(await page.textContent('#approval-tool')).toBe('book_flight');
+    expect(await page.textContent('#approval-title')).toBe('Approve book_flight?');
+    expect(await page.textContent('#approval-prompt')).toBe('Book TP1351 for Ada Lovelace?');
     await page.waitForSelector('#plan .todo[data-item="i1"][data-status="completed"]');
     expect(JSON.parse(await page.inputValue('#approval-arguments'))).toEqual({
       flight_id: 'TP1351',
@@ -157,6 +158,13 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     expect(tree).toContain('waits for approval of book_flight');
     expect(tree).toContain('resumed (edit)');
     await page.screenshot({ path: join(artifacts, 'web-page-5-done.png'), fullPage: true });
+
+    // The booking's file snapshot can be rolled back from the page.
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.click('#file-snapshots button[data-snapshot="snap_1"]');
+    await page.waitForSelector('#rollback-result >> text=Rolled back: restored bookings.json.');
+    await page.waitForSelector('#file-snapshots button[data-snapshot="snap_1"][disabled]');
+    expect(await page.textContent('#file-snapshots')).toContain('(rolled_back)');
   });
 
   it('asks for a token when the page has none, and the API refuses a wrong one', async () => {

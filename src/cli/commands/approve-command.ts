@@ -1,9 +1,10 @@
 /**
- * `flowstack approve <thread>`: answers the approval the thread waits for — approve, reject with a
- * reason (--reject), or approve edited arguments (--args) — and runs the rest of the turn.
+ * `flowstack approve <thread>`: answers the question the thread waits for — an approval (approve,
+ * `--reject "<reason>"`, or approve edited `--args`), or any other question with `--answer` — and runs
+ * the rest of the turn.
  */
 import { summarizeThreadEvents } from '../../observe/index.js';
-import type { ServerAgent } from '../../server/index.js';
+import { describeSuspensions, type ServerAgent } from '../../server/index.js';
 import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
@@ -17,24 +18,8 @@ export async function approveCommand(
   io: CliIo,
   options: { example: CliExampleEntry; threadId: string },
 ): Promise<number> {
-  let feedback: unknown = { decision: 'approve' };
-  if (args.values.reject !== undefined) {
-    if (args.values.reject.trim() === '') {
-      io.err('flowstack approve: --reject needs a reason.');
-      return exitCodes.usage;
-    }
-    feedback = { decision: 'reject', reason: args.values.reject };
-  } else if (args.values.args !== undefined) {
-    try {
-      const parsed: unknown = JSON.parse(args.values.args);
-      if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
-        throw new Error('not an object');
-      feedback = { decision: 'edit', arguments: parsed };
-    } catch {
-      io.err('flowstack approve: --args must be a JSON object of the tool arguments.');
-      return exitCodes.usage;
-    }
-  }
+  const feedback = readFeedback(args, io);
+  if (feedback === undefined) return exitCodes.usage;
   const example = openExample(options.example, { db: args.values.db, io });
   const agent: ServerAgent = example.agent;
   try {
@@ -42,11 +27,27 @@ export async function approveCommand(
       io.err(`flowstack approve: no thread '${options.threadId}'.`);
       return exitCodes.notFound;
     }
-    const { suspension } = await summarizeThreadEvents(agent.store, options.threadId);
-    const suspensionId = args.values.suspension ?? suspension?.suspensionId;
-    if (suspensionId === undefined) {
-      io.err(`flowstack approve: thread '${options.threadId}' waits for no approval.`);
+    const thread = await agent.readThread(options.threadId);
+    const waiting = describeSuspensions(
+      thread,
+      (await summarizeThreadEvents(agent.store, options.threadId)).suspensions,
+    );
+    const chosen = args.values.suspension
+      ? waiting.find((s) => s.suspensionId === args.values.suspension)
+      : waiting.find((s) => s.suspensionId !== undefined);
+    if (!chosen?.suspensionId) {
+      io.err(
+        args.values.suspension
+          ? `flowstack approve: thread '${options.threadId}' has no open question '${args.values.suspension}'.`
+          : `flowstack approve: thread '${options.threadId}' waits for no answer.`,
+      );
       return exitCodes.notFound;
+    }
+    if (chosen.kind !== undefined && chosen.kind !== 'approval' && args.values.answer === undefined) {
+      io.err(
+        `flowstack approve: this question (${chosen.kind}: ${chosen.prompt}) takes an answer: use --answer.`,
+      );
+      return exitCodes.usage;
     }
     if (typeof agent.resume !== 'function') {
       io.err('flowstack approve: this agent cannot answer suspensions yet (it has no resume()).');
@@ -56,8 +57,8 @@ export async function approveCommand(
     try {
       const turn = await agent.resume({
         threadId: options.threadId,
-        suspensionId,
-        feedback,
+        suspensionId: chosen.suspensionId,
+        feedback: feedback.value,
         principal: args.values.principal ?? 'local',
       });
       view.stop();
@@ -69,4 +70,33 @@ export async function approveCommand(
   } finally {
     await example.agent.close();
   }
+}
+
+/** The answer the options give, or undefined (after saying why) when they are wrong. */
+function readFeedback(args: CliArgs, io: CliIo): { value: unknown } | undefined {
+  const { reject, answer } = args.values;
+  if (reject !== undefined) {
+    if (reject.trim() !== '') return { value: { decision: 'reject', reason: reject } };
+    io.err('flowstack approve: --reject needs a reason.');
+    return undefined;
+  }
+  if (args.values.args !== undefined) {
+    try {
+      const parsed: unknown = JSON.parse(args.values.args);
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return { value: { decision: 'edit', arguments: parsed } };
+    } catch {
+      // reported below
+    }
+    io.err('flowstack approve: --args must be a JSON object of the tool arguments.');
+    return undefined;
+  }
+  if (answer !== undefined) {
+    try {
+      return { value: JSON.parse(answer) };
+    } catch {
+      return { value: answer };
+    }
+  }
+  return { value: { decision: 'approve' } };
 }

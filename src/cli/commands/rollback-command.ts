@@ -1,7 +1,8 @@
 /**
- * `flowstack rollback <thread>`: restores the files the thread's failed or aborted work changed.
+ * `flowstack rollback <thread>`: restores the files of one snapshot taken before a tool call changed
+ * them (`--snapshot <id>`, default the thread's latest).
  */
-import type { ServerAgent } from '../../server/index.js';
+import { describeFileSnapshots, type ServerAgent } from '../../server/index.js';
 import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
@@ -24,15 +25,22 @@ export async function rollbackCommand(
       io.err('flowstack rollback: this agent cannot roll back yet (it has no rollback()).');
       return exitCodes.unsupported;
     }
-    const result = await agent.rollback({
+    const snapshots = describeFileSnapshots(await agent.readThread(options.threadId)) ?? [];
+    const latest = snapshots.at(-1) as { id?: unknown } | undefined;
+    const snapshotId = args.values.snapshot ?? (typeof latest?.id === 'string' ? latest.id : undefined);
+    if (snapshotId === undefined) {
+      io.err(`flowstack rollback: thread '${options.threadId}' has no file snapshots.`);
+      return exitCodes.notFound;
+    }
+    const report = await agent.rollback({
       threadId: options.threadId,
+      snapshotId,
       principal: args.values.principal ?? 'local',
-      ...(args.values.checkpoint !== undefined ? { checkpointId: args.values.checkpoint } : {}),
     });
     io.out(
       args.values.json
-        ? JSON.stringify({ threadId: options.threadId, result })
-        : `Rolled back: ${JSON.stringify(result)}`,
+        ? JSON.stringify({ threadId: options.threadId, snapshotId, report })
+        : `Rolled back ${snapshotId}: ${JSON.stringify(report)}`,
     );
     return exitCodes.ok;
   } finally {

@@ -5,6 +5,7 @@
 
 import { ThreadNotFoundError } from '../../errors/index.js';
 import { replayObservations, summarizeThreadEvents } from '../../observe/index.js';
+import { describeFileSnapshots, describeSuspensions } from '../../server/index.js';
 import type { Observation } from '../../spec/index.js';
 import { buildEventTree, type EventTreeNode } from '../../ui/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -29,7 +30,10 @@ export async function showCommand(
       return exitCodes.notFound;
     }
     const store = example.agent.store;
-    const { lastEventId, suspension } = await summarizeThreadEvents(store, options.threadId);
+    const events = await summarizeThreadEvents(store, options.threadId);
+    const { lastEventId } = events;
+    const suspensions = describeSuspensions(thread, events.suspensions);
+    const fileSnapshots = describeFileSnapshots(thread);
     const stored = await store.loadThread(options.threadId);
     const observations: Observation[] = [];
     if (args.values.events)
@@ -42,7 +46,8 @@ export async function showCommand(
           version: thread.version,
           stack: thread.snapshot.stack,
           pending: thread.snapshot.pending,
-          suspension,
+          suspensions,
+          ...(fileSnapshots ? { fileSnapshots } : {}),
           messages: thread.messages,
           lastEventId,
           ...(args.values.events ? { observations } : {}),
@@ -58,10 +63,11 @@ export async function showCommand(
     const stack = thread.snapshot.stack.map((f) => `${f.name}(${f.status})`).join(' > ') || 'empty';
     io.out(`Flow stack: ${stack}`);
     if (thread.snapshot.pending) io.out(`Waiting for an answer: ${thread.snapshot.pending.question}`);
-    if (suspension)
+    for (const s of suspensions)
       io.out(
-        `Waiting for approval of ${suspension.toolName}${suspension.suspensionId ? ` (suspension ${suspension.suspensionId})` : ''}: ${suspension.reason}\n  flowstack approve ${thread.threadId}   or   flowstack approve ${thread.threadId} --reject "<reason>"`,
+        `Waiting for ${s.kind ?? 'approval'} of ${s.toolName}${s.suspensionId ? ` (suspension ${s.suspensionId})` : ''}: ${s.prompt}\n  flowstack approve ${thread.threadId}${s.suspensionId ? ` --suspension ${s.suspensionId}` : ''}`,
       );
+    for (const f of fileSnapshots ?? []) io.out(`File snapshot: ${JSON.stringify(f)}`);
     if (args.values.events) {
       io.out('Events:');
       for (const node of buildEventTree(observations)) printNode(io, node, 1);

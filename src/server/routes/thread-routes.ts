@@ -6,6 +6,7 @@ import type { Hono } from 'hono';
 import { replayObservations, summarizeThreadEvents } from '../../observe/index.js';
 import type { Observation } from '../../spec/index.js';
 import { sendTurnBody } from '../api-schemas.js';
+import { describeFileSnapshots, describeSuspensions } from '../internal/describe-thread-state.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
 import { problem, problemResponse } from '../problem-details.js';
@@ -57,22 +58,25 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
         version: 0,
         running,
         stack: [],
+        suspensions: [],
         messages: [],
         lastEventId: 0,
         capabilities: capabilities(context),
       });
     }
     const thread = await context.agent.readThread(threadId);
-    const { lastEventId, suspension } = await summarizeThreadEvents(context.agent.store, threadId);
+    const events = await summarizeThreadEvents(context.agent.store, threadId);
+    const fileSnapshots = describeFileSnapshots(thread);
     return c.json({
       threadId,
       version: thread.version,
       running,
       stack: thread.snapshot.stack,
       ...(thread.snapshot.pending ? { pending: thread.snapshot.pending } : {}),
-      ...(suspension ? { suspension } : {}),
+      suspensions: describeSuspensions(thread, events.suspensions),
+      ...(fileSnapshots ? { fileSnapshots } : {}),
       messages: thread.messages,
-      lastEventId,
+      lastEventId: events.lastEventId,
       capabilities: capabilities(context),
     });
   });

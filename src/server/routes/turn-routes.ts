@@ -67,8 +67,8 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
     try {
       const result = await rollback.call(context.agent, {
         threadId,
+        snapshotId: body.value.snapshotId,
         principal,
-        ...(body.value.checkpointId !== undefined ? { checkpointId: body.value.checkpointId } : {}),
       });
       return c.json({ threadId, result: result ?? null });
     } catch (error) {

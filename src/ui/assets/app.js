@@ -5,12 +5,14 @@ import { buildEventTree } from './event-tree.js';
 import { reducePlan } from './plan-state.js';
 import {
   describeProgress,
+  element,
   renderMessages,
   renderPlan,
   renderStack,
   renderThreads,
   renderTree,
 } from './render.js';
+import { buildSuspensionForm, readAnswer } from './suspension-form.js';
 
 const byId = (id) => document.getElementById(id);
 const tokenKey = 'flowstack-token';
@@ -104,10 +106,9 @@ function wire() {
     showEmpty();
     byId('message').focus();
   });
-  byId('rollback').addEventListener('click', () => rollback().catch(handleError));
   byId('approval-form').addEventListener('submit', (event) => {
     event.preventDefault();
-    answerSuspension(event.submitter?.value ?? 'approve').catch(handleError);
+    answerSuspension(event.submitter?.value).catch(handleError);
   });
 }
 
@@ -185,8 +186,7 @@ async function refreshThread() {
   state.thread = thread;
   renderMessages(byId('messages'), thread.messages, state.pendingText);
   renderStack(byId('stack'), thread.stack, thread.pending);
-  byId('rollback').disabled = !thread.capabilities.rollback;
-  byId('rollback').title = thread.capabilities.rollback ? '' : 'This server cannot roll back yet.';
+  renderFileSnapshots(thread);
   setBusy(thread.running);
   showSuspension(thread);
 }
@@ -212,62 +212,93 @@ async function send(text) {
 
 function showSuspension(thread) {
   const dialog = byId('approval');
-  const suspension = thread.suspension;
+  const suspension = thread.suspensions?.[0];
   if (!suspension) {
     if (dialog.open) dialog.close();
+    state.shownSuspension = undefined;
     return;
   }
   const key = suspension.suspensionId ?? suspension.callId;
-  if (state.shownSuspension === key && dialog.open) return;
+  // Shown already, or answered and waiting for the turn to go on.
+  if ((state.shownSuspension === key && dialog.open) || state.answeredSuspension === key) return;
   state.shownSuspension = key;
-  byId('approval-tool').textContent = suspension.toolName;
-  byId('approval-reason-text').textContent = suspension.reason;
-  byId('approval-arguments').value = JSON.stringify(suspension.input ?? {}, null, 2);
-  byId('approval-reject-reason').value = '';
-  const canResume = thread.capabilities.resume;
-  for (const button of dialog.querySelectorAll('button[name="decision"]')) button.disabled = !canResume;
+  const form = buildSuspensionForm(suspension);
+  byId('approval-title').textContent = form.title;
+  byId('approval-prompt').textContent = suspension.prompt;
+  byId('approval-fields').replaceChildren(...form.fields);
+  const canResume = thread.capabilities.resume && suspension.suspensionId !== undefined;
+  byId('approval-actions').replaceChildren(
+    ...form.buttons.map(([value, label]) =>
+      element('button', { type: 'submit', name: 'decision', value, text: label, disabled: !canResume }),
+    ),
+  );
   byId('approval-unavailable').hidden = canResume;
   byId('approval-error').textContent = '';
+  dialog.dataset.kind = suspension.kind ?? 'approval';
   if (!dialog.open) dialog.show();
 }
 
-async function answerSuspension(decision) {
-  const suspension = state.thread?.suspension;
-  if (!suspension) return;
-  let feedback;
-  if (decision === 'reject') {
-    const reason = byId('approval-reject-reason').value.trim();
-    if (!reason) {
-      byId('approval-error').textContent = 'Say why you reject it.';
-      return;
-    }
-    feedback = { decision: 'reject', reason };
-  } else if (decision === 'edit') {
-    try {
-      feedback = { decision: 'edit', arguments: JSON.parse(byId('approval-arguments').value) };
-    } catch {
-      byId('approval-error').textContent = 'The arguments are not valid JSON.';
-      return;
-    }
-  } else feedback = { decision: 'approve' };
-  const id = encodeURIComponent(suspension.suspensionId ?? suspension.callId);
+async function answerSuspension(choice) {
+  const suspension = state.thread?.suspensions?.[0];
+  if (!suspension?.suspensionId || choice === undefined) return;
+  const answer = readAnswer(suspension, choice, byId('approval-form'));
+  if (answer.error) {
+    byId('approval-error').textContent = answer.error;
+    return;
+  }
+  state.answeredSuspension = suspension.suspensionId;
   byId('approval').close();
   setBusy(true);
   setStatus('Resuming…');
+  const id = encodeURIComponent(suspension.suspensionId);
   await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/suspensions/${id}`, {
     method: 'POST',
-    body: { feedback },
+    body: { feedback: answer.feedback },
     headers: { prefer: 'respond-async' },
   });
 }
 
-async function rollback() {
-  if (!state.threadId || !window.confirm('Roll back the files this thread changed?')) return;
+function renderFileSnapshots(thread) {
+  const snapshots = thread.fileSnapshots ?? [];
+  byId('files-section').hidden = snapshots.length === 0 && !thread.capabilities.rollback;
+  byId('file-snapshots').replaceChildren(
+    ...(snapshots.length === 0
+      ? [
+          element('li', {
+            class: 'empty',
+            text: thread.capabilities.rollback
+              ? 'No file changes to roll back.'
+              : 'This server cannot roll back yet.',
+          }),
+        ]
+      : snapshots.map((snapshot) => {
+          const button = element('button', {
+            type: 'button',
+            class: 'rollback',
+            'data-snapshot': snapshot.id,
+            text: 'Roll back',
+            disabled: !thread.capabilities.rollback || snapshot.status === 'rolled_back',
+          });
+          button.addEventListener('click', () => rollback(snapshot).catch(handleError));
+          const what = `${snapshot.toolName}: ${(snapshot.paths ?? []).join(', ')} (${snapshot.status})`;
+          return element('li', { class: 'file-snapshot' }, element('span', { text: what }), button);
+        })),
+  );
+}
+
+async function rollback(snapshot) {
+  if (
+    !state.threadId ||
+    !window.confirm(`Restore ${(snapshot.paths ?? []).join(', ')} as they were before ${snapshot.toolName}?`)
+  )
+    return;
   const result = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/rollback`, {
     method: 'POST',
-    body: {},
+    body: { snapshotId: snapshot.id },
   });
-  byId('rollback-result').textContent = `Rolled back: ${JSON.stringify(result.result)}`;
+  const report = result.result ?? {};
+  byId('rollback-result').textContent =
+    `Rolled back: restored ${(report.restored ?? []).join(', ') || 'nothing'}.`;
   scheduleRefresh();
 }
 
@@ -298,6 +329,8 @@ function handleError(error) {
     return;
   }
   state.pendingText = undefined;
+  // An answer the agent refused may be given again.
+  state.answeredSuspension = undefined;
   setBusy(false);
   setStatus(`Error: ${error?.message ?? String(error)}`);
   byId('status').dataset.error = 'true';

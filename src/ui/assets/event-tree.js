@@ -101,8 +101,10 @@ export function describeObservation(observation) {
       return `${String(d.toolName)} → ${String(d.status)}`;
     case 'clarification':
       return `asks: ${String(d.question)}`;
-    case 'suspended':
-      return `waits for approval of ${String(d.toolName)}`;
+    case 'suspended': {
+      const waiting = Array.isArray(d.suspensions) ? d.suspensions : [d];
+      return `waits for ${waiting.map((s) => `${String(s.kind ?? 'approval')} of ${String(s.toolName)}`).join(', ')}`;
+    }
     case 'resumed':
       return `resumed (${String(d.decision ?? 'answered')})`;
     case 'final-response':

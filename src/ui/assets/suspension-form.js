@@ -1,0 +1,164 @@
+// The dialog for a question the agent waits for (seed 002 HITL): an approval (approve, reject with a
+// reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
+// multiselect, custom JSON), an unknown outcome, or a failed file edit. Builds the fields and the
+// buttons; `readAnswer` turns what the user chose into the feedback `resume` takes.
+import { element } from './render.js';
+
+const choiceSets = {
+  outcome_unknown: [
+    ['happened', 'It happened'],
+    ['retry', 'Run it again'],
+    ['skip', 'Skip it'],
+  ],
+  rollback: [
+    ['rollback', 'Roll back the files'],
+    ['keep', 'Keep the changes'],
+    ['continue', 'Continue'],
+  ],
+};
+
+/** Fields and buttons (each button's value names the choice) for one suspension. */
+export function buildSuspensionForm(suspension) {
+  const kind = suspension.kind ?? 'approval';
+  if (kind === 'approval') {
+    return {
+      title: `Approve ${suspension.toolName}?`,
+      fields: [
+        labelled(
+          'Arguments (edit them to approve different ones)',
+          element('textarea', {
+            id: 'approval-arguments',
+            rows: 6,
+            spellcheck: 'false',
+            text: JSON.stringify(suspension.input ?? {}, null, 2),
+          }),
+        ),
+        labelled('Reason, when you reject', element('input', { id: 'approval-reject-reason', type: 'text' })),
+      ],
+      buttons: [
+        ['approve', 'Approve'],
+        ['edit', 'Approve edited arguments'],
+        ['reject', 'Reject'],
+      ],
+    };
+  }
+  if (choiceSets[kind])
+    return { title: `${suspension.toolName}: what now?`, fields: [], buttons: choiceSets[kind] };
+  const schema = suspension.feedback ?? { type: 'text' };
+  const title = `${suspension.toolName} asks`;
+  switch (schema.type) {
+    case 'confirm':
+      return {
+        title,
+        fields: [],
+        buttons: [
+          ['yes', 'Yes'],
+          ['no', 'No'],
+        ],
+      };
+    case 'number':
+      return {
+        title,
+        fields: [
+          labelled(
+            'Your answer',
+            element('input', { id: 'answer-value', type: 'number', min: schema.min, max: schema.max }),
+          ),
+        ],
+        buttons: [['send', 'Send']],
+      };
+    case 'date':
+      return {
+        title,
+        fields: [
+          labelled(
+            'Your answer',
+            element('input', { id: 'answer-value', type: 'date', min: schema.min, max: schema.max }),
+          ),
+        ],
+        buttons: [['send', 'Send']],
+      };
+    case 'select': {
+      const select = element(
+        'select',
+        { id: 'answer-value' },
+        ...schema.options.map((o) => element('option', { value: o.value, text: o.label ?? o.value })),
+      );
+      return { title, fields: [labelled('Your choice', select)], buttons: [['send', 'Send']] };
+    }
+    case 'multiselect':
+      return {
+        title,
+        fields: schema.options.map((o) =>
+          element(
+            'label',
+            { class: 'choice' },
+            element('input', { type: 'checkbox', name: 'answer-option', value: o.value }),
+            element('span', { text: o.label ?? o.value }),
+          ),
+        ),
+        buttons: [['send', 'Send']],
+      };
+    case 'custom':
+      return {
+        title,
+        fields: [
+          labelled(
+            'Your answer (JSON)',
+            element('textarea', { id: 'answer-value', rows: 6, spellcheck: 'false', text: '{}' }),
+          ),
+        ],
+        buttons: [['send', 'Send']],
+      };
+    default:
+      return {
+        title,
+        fields: [labelled('Your answer', element('textarea', { id: 'answer-value', rows: 3 }))],
+        buttons: [['send', 'Send']],
+      };
+  }
+}
+
+/** The feedback for the chosen button, or `{ error }` to show instead of sending. */
+export function readAnswer(suspension, choice, form) {
+  const kind = suspension.kind ?? 'approval';
+  if (kind === 'approval') {
+    if (choice === 'approve') return { feedback: { decision: 'approve' } };
+    if (choice === 'reject') {
+      const reason = form.querySelector('#approval-reject-reason').value.trim();
+      return reason ? { feedback: { decision: 'reject', reason } } : { error: 'Say why you reject it.' };
+    }
+    try {
+      return {
+        feedback: {
+          decision: 'edit',
+          arguments: JSON.parse(form.querySelector('#approval-arguments').value),
+        },
+      };
+    } catch {
+      return { error: 'The arguments are not valid JSON.' };
+    }
+  }
+  if (choiceSets[kind]) return { feedback: choice };
+  const schema = suspension.feedback ?? { type: 'text' };
+  if (schema.type === 'confirm') return { feedback: choice === 'yes' };
+  if (schema.type === 'multiselect')
+    return {
+      feedback: [...form.querySelectorAll('input[name="answer-option"]:checked')].map((input) => input.value),
+    };
+  const value = form.querySelector('#answer-value').value;
+  if (schema.type === 'number')
+    return value === '' ? { error: 'Give a number.' } : { feedback: Number(value) };
+  if (schema.type === 'custom') {
+    try {
+      return { feedback: JSON.parse(value) };
+    } catch {
+      return { error: 'The answer is not valid JSON.' };
+    }
+  }
+  return value.trim() === '' ? { error: 'Give an answer.' } : { feedback: value };
+}
+
+function labelled(text, control) {
+  return element('label', {}, element('span', { text }), control);
+}
