@@ -1,3 +1,11 @@
+export {
+  type A2AHandler,
+  type A2ATurn,
+  type A2ATurnPort,
+  type AgentCardOptions,
+  createA2AHandler,
+  createAgentCard,
+} from '../a2a/index.js';
 export { type Authenticate, createTokenAuth } from './auth/create-token-auth.js';
 export { minTokenLength, parseTokenList, type TokenTable } from './auth/parse-token-list.js';
 export { createServer, defaultMaxBodyBytes, type FlowstackServer } from './create-server.js';
@@ -5,7 +13,13 @@ export {
   describeFileSnapshots,
   describeSuspensions,
   type SuspensionInfo,
-} from './internal/describe-thread-state.js';
+} from './describe-thread-state.js';
 export { createOpenApiDocument } from './openapi-document.js';
 export { type ProblemDetails, problem, statusForCode, toProblem } from './problem-details.js';
-export type { ResumeOptions, RollbackOptions, ServerAgent, ServerOptions } from './server-types.js';
+export type {
+  A2AServerOptions,
+  ResumeOptions,
+  RollbackOptions,
+  ServerAgent,
+  ServerOptions,
+} from './server-types.js';

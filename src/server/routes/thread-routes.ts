@@ -6,7 +6,7 @@ import type { Hono } from 'hono';
 import { replayObservations, summarizeThreadEvents } from '../../observe/index.js';
 import type { Observation } from '../../spec/index.js';
 import { sendTurnBody } from '../api-schemas.js';
-import { describeFileSnapshots, describeSuspensions } from '../internal/describe-thread-state.js';
+import { describeFileSnapshots, describeSuspensions } from '../describe-thread-state.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
 import { problem, problemResponse } from '../problem-details.js';

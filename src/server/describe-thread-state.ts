@@ -3,7 +3,7 @@
  * from the agent's own thread view when it has them (the durability layer), else from the thread's
  * observations.
  */
-import type { OpenSuspension } from '../../observe/index.js';
+import type { OpenSuspension } from '../observe/index.js';
 
 export interface SuspensionInfo {
   suspensionId?: string;
