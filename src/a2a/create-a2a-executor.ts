@@ -231,6 +231,6 @@ function describeProgress(observation: Observation): string | undefined {
   if (observation.type === 'plan')
     return `Planned ${Array.isArray(data.items) ? data.items.length : 0} steps.`;
   if (observation.type === 'item-status-change')
-    return `Step ${String(data.itemId)}: ${String(data.status)}.`;
+    return `Step ${String(data.itemId)}: ${String(data.to ?? data.status)}.`;
   return undefined;
 }

@@ -31,8 +31,10 @@ export interface ObservationDataMap {
   'item-status-change': Open & {
     planId?: string;
     itemId: string;
-    status: ObservedPlanItem['status'];
-    from?: string;
+    /** The new status. */
+    to: ObservedPlanItem['status'];
+    from?: ObservedPlanItem['status'];
+    summary?: string;
   };
   'flow-push': Open & { flow: string; flowId: string; slots: Record<string, unknown>; existing?: boolean };
   'flow-pop': Open & { flow: string; flowId: string; status: string };

@@ -32,7 +32,7 @@ describe('the event tree', () => {
           { id: 'i2', description: 'Book' },
         ],
       }),
-      o('t1', 'item-status-change', { itemId: 'i1', status: 'in_progress' }, 'i1'),
+      o('t1', 'item-status-change', { itemId: 'i1', from: 'pending', to: 'in_progress' }, 'i1'),
       o('t1', 'flow-push', { flow: 'search_flights', flowId: 'f1', planItemId: 'i1' }, 'f1'),
       o('t1', 'tool-call', { toolName: 'find_flights' }, 'f1'),
       o('t1', 'tool-execution', { toolName: 'find_flights', status: 'success' }, 'f1'),
@@ -81,7 +81,10 @@ describe('the TodoList state', () => {
         ],
       },
     });
-    plan = reducePlan(plan, { type: 'item-status-change', data: { itemId: 'a', status: 'completed' } });
+    plan = reducePlan(plan, {
+      type: 'item-status-change',
+      data: { itemId: 'a', from: 'in_progress', to: 'completed' },
+    });
     plan = reducePlan(plan, {
       type: 'plan-update',
       data: {

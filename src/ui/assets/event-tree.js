@@ -110,7 +110,7 @@ export function describeObservation(observation) {
     case 'final-response':
       return `answer (${String(d.status)})`;
     case 'item-status-change':
-      return `step ${String(d.itemId)} → ${String(d.status)}`;
+      return `step ${String(d.itemId)} → ${String(d.to ?? d.status)}`;
     case 'plan':
       return `plan with ${Array.isArray(d.items) ? d.items.length : 0} steps`;
     case 'plan-update':

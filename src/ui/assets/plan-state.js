@@ -27,7 +27,9 @@ export function reducePlan(state, observation) {
   if (observation.type === 'item-status-change' && typeof d.itemId === 'string') {
     return {
       ...state,
-      items: state.items.map((item) => (item.id === d.itemId ? { ...item, status: String(d.status) } : item)),
+      items: state.items.map((item) =>
+        item.id === d.itemId ? { ...item, status: String(d.to ?? d.status) } : item,
+      ),
     };
   }
   return state;
