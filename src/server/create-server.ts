@@ -42,16 +42,20 @@ export function createServer(options: ServerOptions): FlowstackServer {
   const clock = options.clock ?? systemClock;
   const shutdown = new AbortController();
   const runner = createTurnRunner({ clock });
-  const agentSubscribe = options.subscribe ?? options.agent.subscribe;
+  // Streams wake on this process's agent (stored events and live progress), on a cross-process fan-out
+  // when one is given (events committed by other processes), and on this server's own turn events.
+  const sources = [
+    options.agent.subscribe,
+    ...(options.subscribe ? [options.subscribe] : []),
+    runner.subscribe,
+  ];
   const context: ServerContext = {
     agent: options.agent,
     runner,
     subscribe: (listener, subscribeOptions) => {
-      const a = agentSubscribe(listener, subscribeOptions);
-      const b = runner.subscribe(listener, subscribeOptions);
+      const stops = sources.map((subscribe) => subscribe(listener, subscribeOptions));
       return () => {
-        a();
-        b();
+        for (const stop of stops) stop();
       };
     },
     pollIntervalMs: options.pollIntervalMs,
@@ -62,7 +66,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
     onError: options.onError ?? ((error) => console.error('flowstack server:', error)),
     shutdown: shutdown.signal,
   };
-  const stopNotingProgress = agentSubscribe((o) => runner.noteProgress(o), { progress: true });
+  const stopNotingProgress = options.agent.subscribe((o) => runner.noteProgress(o), { progress: true });
   const authenticate =
     'authenticate' in options.auth ? options.auth.authenticate : createTokenAuth(options.auth.tokens);
 

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { replayObservations } from '../observe/index.js';
 import type { Observation } from '../spec/index.js';
-import { api, readServerSentEvents, startTestServer } from './fixtures/server-fixture.js';
+import { createMemoryStore } from '../store/index.js';
+import { api, createWeatherAgent, readServerSentEvents, startTestServer } from './fixtures/server-fixture.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -128,5 +129,39 @@ describe('the event stream', () => {
       break;
     }
     controller.abort();
+  });
+
+  it('delivers events committed by another process through a fan-out given as `subscribe`', async () => {
+    // Two agents on one store stand for two processes; the second one's events reach this server only
+    // through the fan-out.
+    const store = createMemoryStore();
+    const here = createWeatherAgent({ store });
+    const elsewhere = createWeatherAgent({ store });
+    const server = await startTestServer({
+      agent: here.agent,
+      server: { subscribe: elsewhere.agent.subscribe },
+    });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    await elsewhere.agent.send({ threadId: 't-far', text: 'weather?', principal: 'alice' });
+    const controller = new AbortController();
+    const stream = await alice('/v1/threads/t-far/events', { signal: controller.signal });
+    const seen: string[] = [];
+    const reading = (async () => {
+      for await (const event of readServerSentEvents(stream.body as ReadableStream<Uint8Array>)) {
+        const observation = JSON.parse(event.data) as Observation;
+        if (event.event !== 'observation') continue;
+        seen.push(`${observation.type}:${String(observation.data.status ?? '')}`);
+        if (observation.type === 'final-response' && observation.data.status === 'completed') return;
+      }
+    })();
+    await elsewhere.agent.send({ threadId: 't-far', text: 'Oslo', principal: 'alice' });
+    await reading;
+    controller.abort();
+    await elsewhere.agent.close();
+    expect(seen.filter((s) => s.startsWith('final-response'))).toEqual([
+      'final-response:needs-input',
+      'final-response:completed',
+    ]);
   });
 });

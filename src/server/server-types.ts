@@ -45,8 +45,9 @@ export interface ServerOptions {
   /** The A2A endpoint (agent card at `/.well-known/agent-card.json`, JSON-RPC at `/a2a`); off when left out. */
   a2a?: A2AServerOptions;
   /**
-   * Live signals for event streams; defaults to the agent's own subscription. A cross-process fan-out
-   * (Redis) plugs in here.
+   * More signals for event streams, besides the agent's own: a cross-process fan-out (Redis) plugs in
+   * here, so that events committed by other processes reach this server's streams. It is always called
+   * with a `threadId`; what it delivers only wakes the stream, which reads the store (ADR 0012).
    */
   subscribe?: SubscribeObservations;
   /** Re-read the store for events from other processes this often (ms) on open streams; off by default. */
