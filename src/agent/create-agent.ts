@@ -97,6 +97,7 @@ export function createAgent(options: AgentOptions): Agent {
       clock,
       redact,
       publish: (progress) => bus.publish(progress),
+      wantsProgress: () => bus.wantsProgress(threadId),
       recordContent: options.telemetry?.recordContent === true,
     });
     try {

@@ -12,6 +12,7 @@ import {
   type Attributes,
   type Context,
   context,
+  INVALID_SPAN_CONTEXT,
   type Span,
   SpanKind,
   SpanStatusCode,
@@ -34,6 +35,8 @@ export interface TurnTelemetryOptions {
   redact: { text(text: string): string; value(value: unknown): unknown };
   /** Receives live progress observations (id 0) as they happen. */
   publish?: (observations: Observation[]) => void;
+  /** Whether anyone listens to progress now; none are built while nobody does. */
+  wantsProgress?: () => boolean;
   /** Record prompts, tool arguments and results (redacted, capped) as span attributes. Off by default. */
   recordContent?: boolean;
   /** The span the turn nests under; defaults to the active context's span, if any. */
@@ -100,6 +103,11 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     context: trace.setSpan(parentContext, turnSpan),
   };
   const scopes: Scope[] = [turn];
+  // An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then.
+  const recording = turnSpan.isRecording();
+  const idle = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+  const startChild = (name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span =>
+    recording ? tracer.startSpan(name, { kind, attributes: build() }, parent.context) : idle;
   const openCalls = new Set<ModelCallRecord>();
   let ended = false;
 
@@ -113,7 +121,7 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     return scopes.at(-1) ?? turn;
   };
   const progress = (type: ObservationType, data: Record<string, unknown>, parent: Scope) => {
-    if (!options.publish) return;
+    if (!options.publish || options.wantsProgress?.() === false) return;
     const observation: Observation = {
       specVersion: 1,
       id: 0,
@@ -146,11 +154,7 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     statusAttribute: string,
   ): TelemetryScope => {
     const parent = scopes.at(-1) ?? turn;
-    const span = tracer.startSpan(
-      spanName,
-      { kind: SpanKind.INTERNAL, attributes: spanAttributes },
-      parent.context,
-    );
+    const span = startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
     const scope: Scope = { kind, id, name, span, context: trace.setSpan(parent.context, span) };
     scopes.push(scope);
     let done = false;
@@ -178,22 +182,25 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
     const flow = typeof flowstack.flow === 'string' ? flowstack.flow : undefined;
     const parent = innermost(flow);
-    const spanAttributes: Attributes = {
-      [genAi.operationName]: genAiOperation.chat,
-      [genAi.providerName]: genAiProviderName(model.provider),
-      [genAi.requestModel]: model.modelId,
-      [genAi.conversationId]: threadId,
-      [genAi.requestStream]: mode === 'stream',
-      [fs.phase]: phase,
-    };
-    if (flow !== undefined) spanAttributes[fs.flowName] = flow;
-    if (call.maxOutputTokens !== undefined) spanAttributes[genAi.requestMaxTokens] = call.maxOutputTokens;
-    if (call.temperature !== undefined) spanAttributes[genAi.requestTemperature] = call.temperature;
-    if (options.recordContent) spanAttributes[genAi.inputMessages] = content(call.prompt);
-    const span = tracer.startSpan(
+    const span = startChild(
       `${genAiOperation.chat} ${model.modelId}`,
-      { kind: SpanKind.CLIENT, attributes: spanAttributes },
-      parent.context,
+      SpanKind.CLIENT,
+      () => {
+        const spanAttributes: Attributes = {
+          [genAi.operationName]: genAiOperation.chat,
+          [genAi.providerName]: genAiProviderName(model.provider),
+          [genAi.requestModel]: model.modelId,
+          [genAi.conversationId]: threadId,
+          [genAi.requestStream]: mode === 'stream',
+          [fs.phase]: phase,
+        };
+        if (flow !== undefined) spanAttributes[fs.flowName] = flow;
+        if (call.maxOutputTokens !== undefined) spanAttributes[genAi.requestMaxTokens] = call.maxOutputTokens;
+        if (call.temperature !== undefined) spanAttributes[genAi.requestTemperature] = call.temperature;
+        if (options.recordContent) spanAttributes[genAi.inputMessages] = content(call.prompt);
+        return spanAttributes;
+      },
+      parent,
     );
     const base = flow !== undefined ? { phase, flow } : { phase };
     progress('model-stream-start', { ...base, provider: model.provider, model: model.modelId }, parent);
@@ -238,23 +245,28 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     },
     wrapTool(tool) {
       const execute = tool.execute.bind(tool);
+      let description: string | undefined;
       const wrapped = async (input: unknown, callContext: { callId: string }) => {
         const parent = innermost();
-        const spanAttributes: Attributes = {
-          [genAi.operationName]: genAiOperation.executeTool,
-          [genAi.toolName]: tool.name,
-          [genAi.toolCallId]: callContext.callId,
-          [genAi.toolDescription]: redact.text(tool.description),
-          [genAi.toolType]: 'function',
-          [genAi.conversationId]: threadId,
-        };
-        if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
-        if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
-        if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
-        const span = tracer.startSpan(
+        const span = startChild(
           `${genAiOperation.executeTool} ${tool.name}`,
-          { kind: SpanKind.INTERNAL, attributes: spanAttributes },
-          parent.context,
+          SpanKind.INTERNAL,
+          () => {
+            description ??= redact.text(tool.description);
+            const spanAttributes: Attributes = {
+              [genAi.operationName]: genAiOperation.executeTool,
+              [genAi.toolName]: tool.name,
+              [genAi.toolCallId]: callContext.callId,
+              [genAi.toolDescription]: description,
+              [genAi.toolType]: 'function',
+              [genAi.conversationId]: threadId,
+            };
+            if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
+            if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
+            if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
+            return spanAttributes;
+          },
+          parent,
         );
         const started = options.clock.now();
         progress('tool-call', { callId: callContext.callId, toolName: tool.name }, parent);
@@ -274,7 +286,7 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
         };
         try {
           const output = await execute(input, callContext);
-          if (options.recordContent) span.setAttribute(genAi.toolCallResult, content(output));
+          if (options.recordContent && recording) span.setAttribute(genAi.toolCallResult, content(output));
           finish('success');
           return output;
         } catch (error) {

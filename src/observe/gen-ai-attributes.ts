@@ -54,26 +54,28 @@ export const flowstackAttribute = {
   toolStatus: 'flowstack.tool.status',
 } as const;
 
+const knownProviders: Readonly<Record<string, string>> = {
+  openai: 'openai',
+  azure: 'azure.ai.openai',
+  anthropic: 'anthropic',
+  google: 'gcp.gemini',
+  vertex: 'gcp.vertex_ai',
+  'amazon-bedrock': 'aws.bedrock',
+  bedrock: 'aws.bedrock',
+  mistral: 'mistral_ai',
+  groq: 'groq',
+  deepseek: 'deepseek',
+  xai: 'x_ai',
+  cohere: 'cohere',
+  perplexity: 'perplexity',
+};
+
 /**
  * The well-known `gen_ai.provider.name` for an AI SDK provider id (`openai.chat` → `openai`); an
  * unknown provider keeps its own id.
  */
 export function genAiProviderName(provider: string): string {
-  const base = provider.split('.')[0] ?? provider;
-  const known: Record<string, string> = {
-    openai: 'openai',
-    azure: 'azure.ai.openai',
-    anthropic: 'anthropic',
-    google: 'gcp.gemini',
-    vertex: 'gcp.vertex_ai',
-    'amazon-bedrock': 'aws.bedrock',
-    bedrock: 'aws.bedrock',
-    mistral: 'mistral_ai',
-    groq: 'groq',
-    deepseek: 'deepseek',
-    xai: 'x_ai',
-    cohere: 'cohere',
-    perplexity: 'perplexity',
-  };
-  return known[base] ?? provider;
+  const dot = provider.indexOf('.');
+  const base = dot < 0 ? provider : provider.slice(0, dot);
+  return Object.hasOwn(knownProviders, base) ? (knownProviders[base] as string) : provider;
 }

@@ -28,6 +28,8 @@ export interface ObservationBus {
   publish(observations: readonly Observation[]): void;
   /** Listens to observations as `options` select them. Returns the unsubscribe. */
   subscribe: SubscribeObservations;
+  /** Whether a subscriber takes live progress of this thread now (so that none is built for nobody). */
+  wantsProgress(threadId: string): boolean;
 }
 
 interface Entry {
@@ -55,6 +57,11 @@ export function createObservationBus(
           }
         }
       }
+    },
+    wantsProgress(threadId) {
+      for (const entry of entries)
+        if (entry.progress && (entry.threadId === undefined || entry.threadId === threadId)) return true;
+      return false;
     },
     subscribe(listener, subscribeOptions = {}) {
       const entry: Entry = {
