@@ -131,7 +131,7 @@ describe('OpenTelemetry spans of a turn', () => {
       for (const span of spans) expect(JSON.stringify(span.attributes)).not.toContain(secret);
       expect(byName('invoke_workflow get_weather')[0]?.attributes).toMatchObject({
         'gen_ai.workflow.name': 'get_weather',
-        'flowstack.flow.outcome': 'success',
+        'flowstack.flow.outcome': 'completed',
       });
     });
   }
