@@ -1,6 +1,7 @@
 /**
  * The examples the command line can run, by name.
  */
+import { dirname, join } from 'node:path';
 import { createDataAnalysisExample } from '../../examples/data-analysis/index.js';
 import { bookFlightFlow, searchFlightsFlow } from '../../examples/travel/domain.js';
 import { createTravelExample } from '../../examples/travel/index.js';
@@ -16,7 +17,8 @@ export interface CliExample {
 
 export interface CliExampleEntry {
   description: string;
-  create(options: { store: StateStore; env: NodeJS.ProcessEnv }): CliExample;
+  /** `db` is the store's file; an example keeps its own files beside it. */
+  create(options: { store: StateStore; env: NodeJS.ProcessEnv; db: string }): CliExample;
   /** The A2A card's skills: the user-facing flows. */
   skills: Array<{ id: string; description: string; examples?: string[] }>;
 }
@@ -32,7 +34,8 @@ export const cliExamples: Record<string, CliExampleEntry> = {
   },
   'data-analysis': {
     description: 'A data-analysis assistant over a bundled SQLite dataset of sales.',
-    create: ({ store, env }) => createDataAnalysisExample({ store, env }),
+    create: ({ store, env, db }) =>
+      createDataAnalysisExample({ store, env, datasetPath: join(dirname(db), 'data-analysis.db') }),
     skills: [
       { id: 'query-data', description: 'Answer a question about the data with one read-only SQL query.' },
       { id: 'make-chart', description: 'Chart a measure of the sales, grouped by region, product or month.' },

@@ -53,6 +53,16 @@ describe('flowstack command line', () => {
     });
   });
 
+  it('runs the data-analysis example with its dataset beside the database', async () => {
+    const path = db();
+    const run = fakeIo();
+    expect(
+      await runCli(['run', 'data-analysis', 'chart revenue by region', '--db', path, '--json'], run.io),
+    ).toBe(exitCodes.ok);
+    expect(JSON.parse(run.out[0] as string)).toMatchObject({ status: 'completed' });
+    expect(statSync(join(path, '..', 'data-analysis.db')).isFile()).toBe(true);
+  });
+
   it('draws a spinner for model and tool calls on a terminal, and nothing of it in --json output', async () => {
     const run = fakeIo({ interactive: true });
     await runCli(['run', 'travel', 'flights to Paris on 2026-12-05', '--db', db(), '--json'], run.io);

@@ -15,6 +15,7 @@ export function openExample(
   entry: CliExampleEntry,
   options: { db?: string | undefined; io: CliIo },
 ): CliExample {
-  const store = createSqliteStore({ path: options.db ?? defaultDbPath });
-  return entry.create({ store, env: options.io.env });
+  const db = options.db ?? defaultDbPath;
+  const store = createSqliteStore({ path: db });
+  return entry.create({ store, env: options.io.env, db });
 }
