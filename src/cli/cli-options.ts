@@ -22,7 +22,7 @@ export const usage = `Usage: flowstack <command> [options]
 
 Common options: --db <path> (default .flowstack/flowstack.db)  --example <name> (default travel)
                 --principal <name> (default local)  --json  --help
-Examples: travel, data-analysis. Set FLOWSTACK_MODEL (e.g. openai:gpt-4o-mini) to use a real model.
+Examples: travel, data-analysis, operations. Set FLOWSTACK_MODEL (e.g. openai:gpt-4o-mini) to use a real model.
 Exit codes: 0 done, 1 failed, 2 usage, 3 waiting for the user (run), 4 not found, 5 not supported.`;
 
 export function parseCliArgs(argv: string[]) {

@@ -3,6 +3,7 @@
  */
 import { dirname, join } from 'node:path';
 import { createDataAnalysisExample } from '../../examples/data-analysis/index.js';
+import { createOperationsExample } from '../../examples/operations/index.js';
 import { bookFlightFlow, searchFlightsFlow } from '../../examples/travel/domain.js';
 import { createTravelExample } from '../../examples/travel/index.js';
 import type { Agent } from '../agent/index.js';
@@ -18,7 +19,11 @@ export interface CliExample {
 export interface CliExampleEntry {
   description: string;
   /** `db` is the store's file; an example keeps its own files beside it. */
-  create(options: { store: StateStore; env: NodeJS.ProcessEnv; db: string }): CliExample;
+  create(options: {
+    store: StateStore;
+    env: NodeJS.ProcessEnv;
+    db: string;
+  }): CliExample | Promise<CliExample>;
   /** The A2A card's skills: the user-facing flows. */
   skills: Array<{ id: string; description: string; examples?: string[] }>;
 }
@@ -44,6 +49,16 @@ export const cliExamples: Record<string, CliExampleEntry> = {
         id: 'create-staging-table',
         description: 'Create an empty staging table for data that does not exist yet.',
       },
+    ],
+  },
+  operations: {
+    description: 'An operations assistant working on files through the MCP filesystem server.',
+    create: ({ store, env, db }) =>
+      createOperationsExample({ store, env, workspace: join(dirname(db), 'operations-workspace') }),
+    skills: [
+      { id: 'inspect_files', description: 'Show a file or list a folder of the workspace.' },
+      { id: 'update_config', description: 'Change one setting in a configuration file.' },
+      { id: 'notify_team', description: 'Tell the team what a file says (for example an incident log).' },
     ],
   },
 };

@@ -63,6 +63,17 @@ describe('flowstack command line', () => {
     expect(statSync(join(path, '..', 'data-analysis.db')).isFile()).toBe(true);
   });
 
+  it('runs the operations example on the MCP filesystem server with its workspace beside the database', async () => {
+    const path = db();
+    const run = fakeIo();
+    expect(await runCli(['run', 'operations', 'show config/service.yaml', '--db', path], run.io)).toBe(exitCodes.ok);
+    expect(run.out.join('\n')).toContain('log_level: info');
+    const held = fakeIo();
+    const code = await runCli(['run', 'operations', 'tell the team about logs/incident.log', '--db', path], held.io);
+    expect(code).toBe(exitCodes.waiting);
+    expect(held.out.join('\n')).toContain('lethal trifecta');
+  });
+
   it('draws a spinner for model and tool calls on a terminal, and nothing of it in --json output', async () => {
     const run = fakeIo({ interactive: true });
     await runCli(['run', 'travel', 'flights to Paris on 2026-12-05', '--db', db(), '--json'], run.io);

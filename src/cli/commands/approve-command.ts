@@ -20,7 +20,7 @@ export async function approveCommand(
 ): Promise<number> {
   const feedback = readFeedback(args, io);
   if (feedback === undefined) return exitCodes.usage;
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   const agent: ServerAgent = example.agent;
   try {
     if (!(await agent.store.loadThread(options.threadId))) {

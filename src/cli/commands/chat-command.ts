@@ -17,7 +17,7 @@ export async function chatCommand(
   io: CliIo,
   options: { example: CliExampleEntry },
 ): Promise<number> {
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   const threadId = args.values.thread ?? `chat-${Date.now().toString(36)}`;
   const principal = args.values.principal ?? 'local';
   io.err(`flowstack: model is ${example.modelDescription}; thread ${threadId}`);

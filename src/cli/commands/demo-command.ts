@@ -14,7 +14,7 @@ export async function demoCommand(
   io: CliIo,
   options: { example: CliExampleEntry },
 ): Promise<number> {
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   const threadId = args.values.thread ?? `demo-${Date.now().toString(36)}`;
   const principal = args.values.principal ?? 'local';
   io.err(`flowstack: model is ${example.modelDescription}; thread ${threadId}`);

@@ -14,7 +14,7 @@ export async function rollbackCommand(
   io: CliIo,
   options: { example: CliExampleEntry; threadId: string },
 ): Promise<number> {
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   const agent: ServerAgent = example.agent;
   try {
     if (!(await agent.store.loadThread(options.threadId))) {

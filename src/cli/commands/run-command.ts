@@ -21,7 +21,7 @@ export async function runCommand(
     io.err('flowstack run: give the message to send, e.g. flowstack run travel "flights to Lisbon".');
     return exitCodes.usage;
   }
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   const threadId = args.values.thread ?? `run-${Date.now().toString(36)}`;
   const principal = args.values.principal ?? 'local';
   if (!args.values.json) io.err(`flowstack: model is ${example.modelDescription}; thread ${threadId}`);

@@ -35,7 +35,7 @@ export async function serveCommand(
     io.err(`flowstack serve: ${error.message}`);
     return exitCodes.usage;
   }
-  const example = openExample(options.example, { db, io });
+  const example = await openExample(options.example, { db, io });
   const server = createServer({
     agent: example.agent,
     auth: { tokens },

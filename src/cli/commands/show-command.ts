@@ -19,7 +19,7 @@ export async function showCommand(
   io: CliIo,
   options: { example: CliExampleEntry; threadId: string },
 ): Promise<number> {
-  const example = openExample(options.example, { db: args.values.db, io });
+  const example = await openExample(options.example, { db: args.values.db, io });
   try {
     const thread = await example.agent.readThread(options.threadId).catch((error: unknown) => {
       if (ThreadNotFoundError.isInstance(error)) return undefined;

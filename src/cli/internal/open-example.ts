@@ -11,11 +11,16 @@ export function findExample(name: string): CliExampleEntry | undefined {
   return Object.hasOwn(cliExamples, name) ? cliExamples[name] : undefined;
 }
 
-export function openExample(
+export async function openExample(
   entry: CliExampleEntry,
   options: { db?: string | undefined; io: CliIo },
-): CliExample {
+): Promise<CliExample> {
   const db = options.db ?? defaultDbPath;
   const store = createSqliteStore({ path: db });
-  return entry.create({ store, env: options.io.env, db });
+  try {
+    return await entry.create({ store, env: options.io.env, db });
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
 }

@@ -1,0 +1,85 @@
+/**
+ * The operations example: an assistant that works on a workspace's files through the official MCP
+ * filesystem server (`@modelcontextprotocol/server-filesystem`, spawned over stdio), whose edits wait
+ * for approval and whose posts to the team are held by the lethal-trifecta gate. Offline on its
+ * scripted demo model; live with `FLOWSTACK_MODEL`.
+ */
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { type Agent, createAgent, mcpTools, resolveModelFromEnv, type StateStore } from '../../src/index.js';
+import { createOperationsDemoModel } from './demo-model.js';
+import {
+  createPostToChatTool,
+  filesystemToolNames,
+  inspectFilesFlow,
+  notifyTeamFlow,
+  operationsRules,
+  updateConfigFlow,
+} from './domain.js';
+import { seedWorkspace } from './workspace.js';
+
+export interface OperationsExample {
+  agent: Agent;
+  modelDescription: string;
+  /** The directory the filesystem server may touch. */
+  workspace: string;
+  /** Where `post_to_chat` writes what it posts (one JSON line each). */
+  outbox: string;
+  demoConversation: string[];
+}
+
+export async function createOperationsExample(
+  options: { store?: StateStore; model?: LanguageModelV3; env?: NodeJS.ProcessEnv; workspace?: string } = {},
+): Promise<OperationsExample> {
+  const fromEnv = options.model ? undefined : resolveModelFromEnv(options.env ?? process.env);
+  const model = options.model ?? fromEnv?.model ?? createOperationsDemoModel();
+  const modelDescription = options.model
+    ? `${model.provider}:${model.modelId}`
+    : (fromEnv?.description ??
+      'the bundled scripted demo model (no LLM is called; set FLOWSTACK_MODEL to use one)');
+  const workspace = seedWorkspace(resolve(options.workspace ?? '.flowstack/operations-workspace'));
+  const outbox = join(dirname(workspace), 'operations-outbox.jsonl');
+  const server = createRequire(import.meta.url).resolve(
+    '@modelcontextprotocol/server-filesystem/dist/index.js',
+  );
+  const filesystem = await mcpTools({
+    command: process.execPath,
+    args: [server, workspace],
+    cwd: workspace,
+    name: 'filesystem',
+    prefix: 'fs_',
+    include: filesystemToolNames,
+    // Logs hold what outsiders wrote: a file's text is untrusted input.
+    overrides: { read_text_file: { receivesUntrustedInput: true } },
+  });
+  const agent = createAgent({
+    model,
+    flows: [inspectFilesFlow, updateConfigFlow, notifyTeamFlow],
+    tools: [...filesystem.tools, createPostToChatTool(outbox)],
+    rules: operationsRules,
+    persona: 'You are an operations assistant. Be brief. Change nothing you were not asked to change.',
+    ...(options.store ? { store: options.store } : {}),
+  });
+  const close = agent.close;
+  return {
+    agent: {
+      ...agent,
+      close: async () => {
+        await close();
+        await filesystem.close();
+      },
+    },
+    modelDescription,
+    workspace,
+    outbox,
+    demoConversation: [
+      'list config',
+      'show config/service.yaml',
+      'set log_level to debug in config/service.yaml',
+      'yes',
+      'show config/service.yaml',
+      'tell the team about logs/incident.log',
+    ],
+  };
+}
