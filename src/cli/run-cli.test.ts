@@ -66,10 +66,15 @@ describe('flowstack command line', () => {
   it('runs the operations example on the MCP filesystem server with its workspace beside the database', async () => {
     const path = db();
     const run = fakeIo();
-    expect(await runCli(['run', 'operations', 'show config/service.yaml', '--db', path], run.io)).toBe(exitCodes.ok);
+    expect(await runCli(['run', 'operations', 'show config/service.yaml', '--db', path], run.io)).toBe(
+      exitCodes.ok,
+    );
     expect(run.out.join('\n')).toContain('log_level: info');
     const held = fakeIo();
-    const code = await runCli(['run', 'operations', 'tell the team about logs/incident.log', '--db', path], held.io);
+    const code = await runCli(
+      ['run', 'operations', 'tell the team about logs/incident.log', '--db', path],
+      held.io,
+    );
     expect(code).toBe(exitCodes.waiting);
     expect(held.out.join('\n')).toContain('lethal trifecta');
   });

@@ -43,7 +43,10 @@ export async function approveCommand(
       );
       return exitCodes.notFound;
     }
-    if (chosen.kind !== undefined && chosen.kind !== 'approval' && args.values.answer === undefined) {
+    if (
+      ['feedback', 'outcome_unknown', 'rollback'].includes(chosen.kind ?? '') &&
+      args.values.answer === undefined
+    ) {
       io.err(
         `flowstack approve: this question (${chosen.kind}: ${chosen.prompt}) takes an answer: use --answer.`,
       );

@@ -17,9 +17,15 @@ const choiceSets = {
   ],
 };
 
+/** The form a question takes: its own for feedback and the two choices, an approval otherwise. */
+function formKind(suspension) {
+  const kind = suspension.kind;
+  return kind === 'feedback' || Object.hasOwn(choiceSets, kind ?? '') ? kind : 'approval';
+}
+
 /** Fields and buttons (each button's value names the choice) for one suspension. */
 export function buildSuspensionForm(suspension) {
-  const kind = suspension.kind ?? 'approval';
+  const kind = formKind(suspension);
   if (kind === 'approval') {
     return {
       title: `Approve ${suspension.toolName}?`,
@@ -121,7 +127,7 @@ export function buildSuspensionForm(suspension) {
 
 /** The feedback for the chosen button, or `{ error }` to show instead of sending. */
 export function readAnswer(suspension, choice, form) {
-  const kind = suspension.kind ?? 'approval';
+  const kind = formKind(suspension);
   if (kind === 'approval') {
     if (choice === 'approve') return { feedback: { decision: 'approve' } };
     if (choice === 'reject') {
