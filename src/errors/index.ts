@@ -3,6 +3,7 @@ export { ConfigurationError } from './configuration-error.js';
 export { FlowstackError } from './flowstack-error.js';
 export { InputError, type InputErrorReason } from './input-error.js';
 export { ModelError } from './model-error.js';
+export { describePlanProblem, PlanError, type PlanErrorReason, type PlanProblem } from './plan-error.js';
 export { SnapshotError, type SnapshotErrorReason } from './snapshot-error.js';
 export { StackDepthError } from './stack-depth-error.js';
 export { ThreadBusyError } from './thread-busy-error.js';

@@ -2,6 +2,7 @@ export type * from './approval-lookup-spec.js';
 export type * from './flow-spec.js';
 export type * from './json-schema.js';
 export type * from './observation.js';
+export type * from './plan-spec.js';
 export type * from './rate-limiter.js';
 export type * from './simulation-cache.js';
 export type * from './skill-outcome.js';

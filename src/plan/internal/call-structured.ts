@@ -1,0 +1,58 @@
+/**
+ * One structured model call of the plan loop: JSON in the response format, parsed with a Zod schema.
+ * Anything the model sends that does not fit comes back as a problem for the caller's fallback, never
+ * as an exception; a failing model is a `ModelError`, as everywhere.
+ */
+import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { z } from 'zod';
+import { callModel } from '../../loop/index.js';
+
+export interface StructuredCallOptions<T> {
+  model: LanguageModelV3;
+  /** The system prompt. */
+  system: string;
+  /** Conversation and material the decision reads, after the system prompt. */
+  context: LanguageModelV3Prompt;
+  phase: string;
+  name: string;
+  schema: z.ZodType<T>;
+  stream?: boolean;
+  signal?: AbortSignal;
+}
+
+export type StructuredResult<T> =
+  | { ok: true; value: T; text: string }
+  | { ok: false; problem: string; text: string };
+
+export async function callStructured<T>(options: StructuredCallOptions<T>): Promise<StructuredResult<T>> {
+  const response = await callModel({
+    model: options.model,
+    prompt: [{ role: 'system', content: options.system }, ...options.context],
+    phase: options.phase,
+    responseFormat: {
+      type: 'json',
+      name: options.name,
+      schema: z.toJSONSchema(options.schema, { target: 'draft-7' }) as Record<string, unknown>,
+    },
+    ...(options.stream ? { stream: true } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+  const text = response.text.trim();
+  const start = text.indexOf('{');
+  const end = text.lastIndexOf('}');
+  if (start < 0 || end < start) return { ok: false, problem: 'the answer holds no JSON object', text };
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text.slice(start, end + 1));
+  } catch {
+    return { ok: false, problem: 'the answer is not valid JSON', text };
+  }
+  const parsed = options.schema.safeParse(raw);
+  if (!parsed.success) {
+    const issues = parsed.error.issues
+      .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`)
+      .join('; ');
+    return { ok: false, problem: `the answer does not fit the schema: ${issues}`, text };
+  }
+  return { ok: true, value: parsed.data, text };
+}

@@ -1,0 +1,162 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigurationError, SnapshotError } from '../errors/index.js';
+import { createThreadSnapshot } from '../flow/index.js';
+import type { FlowInstance, PlanState } from '../spec/index.js';
+import { createSequentialIdGenerator } from '../util/index.js';
+import { abandonPlan } from './abandon-plan.js';
+import { createTodoList } from './create-todo-list.js';
+import { defaultExecutionConfig, resolveExecutionConfig } from './execution-config.js';
+import { readActivePlan, readPlanState, writePlanState } from './plan-state.js';
+import { selectBestCandidate } from './search-plans.js';
+import { createStepOutput, latestStepOutputs } from './step-output.js';
+import { startItem } from './todo-list.js';
+
+describe('resolveExecutionConfig', () => {
+  it('takes the call over the thread over the agent over the defaults', () => {
+    expect(resolveExecutionConfig({})).toEqual(defaultExecutionConfig);
+    expect(
+      resolveExecutionConfig({
+        agent: { maxIterations: 8, delegation: true },
+        thread: { maxIterations: 3, maxStepOutputChars: 1_000 },
+        call: { maxIterations: 2 },
+      }),
+    ).toEqual({ maxIterations: 2, enforcementRetries: 2, maxStepOutputChars: 1_000, delegation: true });
+  });
+
+  it('refuses nonsense with a ConfigurationError listing every problem', () => {
+    let error: unknown;
+    try {
+      resolveExecutionConfig({
+        call: { maxIterations: 0, enforcementRetries: 1.5, delegation: 'yes' as unknown as boolean },
+      });
+    } catch (e) {
+      error = e;
+    }
+    expect(ConfigurationError.isInstance(error)).toBe(true);
+    expect((error as ConfigurationError).problems).toHaveLength(3);
+  });
+});
+
+describe('step output table', () => {
+  const item = createTodoList([{ description: 'Look up the weather' }], {
+    ids: createSequentialIdGenerator(),
+  })[0];
+  if (!item) throw new Error('no item');
+
+  it('keeps the answer and the full tool outputs, up to the bound, head and tail', () => {
+    const entry = createStepOutput({
+      planId: 'p',
+      item,
+      result: { text: 'It is 21 °C.', city: 'Oslo' },
+      toolResults: [
+        { status: 'success', callId: 'c1', toolName: 'weather', output: { celsius: 21 }, contextText: '…' },
+        { status: 'success', callId: 'c2', toolName: 'update_plan', output: 'ok', contextText: 'ok' },
+      ],
+      maxChars: 60_000,
+      now: 5,
+    });
+    expect(entry.output).toBe(
+      'It is 21 °C.\n{"city":"Oslo"}\n\nTool results:\n- weather (success): {"celsius":21}',
+    );
+    const long = createStepOutput({
+      planId: 'p',
+      item,
+      result: `${'a'.repeat(70_000)}END`,
+      toolResults: [],
+      maxChars: 60_000,
+      now: 5,
+    });
+    expect(long.output.length).toBeLessThanOrEqual(60_000);
+    expect(long.output.endsWith('END')).toBe(true);
+    expect(long.omittedChars).toBeGreaterThan(10_000);
+    expect(long.output).toContain(`[${long.omittedChars} characters of this step's output omitted]`);
+  });
+
+  it('keeps the latest entry per item', () => {
+    const first = createStepOutput({
+      planId: 'p',
+      item,
+      result: 'one',
+      toolResults: [],
+      maxChars: 100,
+      now: 1,
+    });
+    const second = { ...first, output: 'two' };
+    expect([...latestStepOutputs([first, second]).values()].map((e) => e.output)).toEqual(['two']);
+  });
+});
+
+describe('plan state in the snapshot', () => {
+  const plan = (): PlanState => ({
+    specVersion: 1,
+    id: 'flow_1',
+    objective: 'o',
+    title: 't',
+    status: 'active',
+    items: createTodoList([{ description: 'x' }], { ids: createSequentialIdGenerator() }),
+    revision: 1,
+    rounds: 0,
+    failurePolicy: 'skip-and-continue',
+    startSeq: 0,
+  });
+
+  it('round-trips through JSON and is read back checked', () => {
+    const snapshot = writePlanState(createThreadSnapshot('t1'), plan());
+    const reread = JSON.parse(JSON.stringify(snapshot));
+    expect(readPlanState(reread)).toEqual(plan());
+    expect(readActivePlan(reread, 'flow_1')?.id).toBe('flow_1');
+    expect(readActivePlan(reread, 'flow_2')).toBeUndefined();
+  });
+
+  it('fails loudly on a corrupt plan', () => {
+    const snapshot = createThreadSnapshot('t1');
+    snapshot.extensions.plan = { ...plan(), items: [{ id: 'x', status: 'exploded' }] };
+    expect(() => readPlanState(snapshot)).toThrow(SnapshotError);
+  });
+});
+
+describe('tree search selection', () => {
+  it('keeps the best-scored candidate; ties and missing scores favour the earlier one', () => {
+    expect(
+      selectBestCandidate(3, [
+        { candidate: 1, score: 8, reason: '' },
+        { candidate: 2, score: 6, reason: '' },
+      ]),
+    ).toBe(1);
+    expect(
+      selectBestCandidate(2, [
+        { candidate: 0, score: 5, reason: '' },
+        { candidate: 1, score: 5, reason: '' },
+      ]),
+    ).toBe(0);
+    expect(selectBestCandidate(2, [])).toBe(0);
+  });
+});
+
+describe('abandonPlan', () => {
+  it('invalidates and pops the Plan flow and every sub-flow with its id, and cancels open items', () => {
+    const flow = (id: string, status: FlowInstance['status'], planId?: string): FlowInstance => ({
+      id,
+      name: id,
+      status,
+      slots: {},
+      retries: 0,
+      ...(planId ? { planId } : {}),
+    });
+    const items = startItem(
+      createTodoList([{ description: 'a' }, { description: 'b' }], { ids: createSequentialIdGenerator() }),
+      'item_1',
+      't',
+    );
+    const result = abandonPlan({
+      stack: [flow('other', 'pending'), flow('plan_1', 'pending'), flow('item_1', 'active', 'plan_1')],
+      planId: 'plan_1',
+      items,
+      reason: 'the user asked',
+    });
+    expect(result.stack).toEqual([flow('other', 'active')]);
+    expect(result.popped.map((f) => f.id)).toEqual(['item_1', 'plan_1']);
+    expect(result.items.map((i) => i.status)).toEqual(['cancelled', 'cancelled']);
+    expect(result.cancelled).toEqual(['item_1', 'item_2']);
+  });
+});
