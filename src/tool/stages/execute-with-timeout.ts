@@ -1,5 +1,5 @@
 import { ToolCallError } from '../../errors/index.js';
-import type { ToolErrorCategory } from '../../spec/index.js';
+import type { ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
 import {
   abortLazy,
   createExecutionContext,
@@ -7,6 +7,8 @@ import {
   type LazyAbort,
 } from '../internal/lazy-abort-signal.js';
 import { startTimer } from '../internal/start-timer.js';
+import { isToolSuspension } from '../suspend-tool-call.js';
+import { stableHash } from '../../util/index.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolExecutionContext } from '../tool-definition.js';
 import type { ToolStage } from '../tool-pipeline.js';
@@ -20,7 +22,8 @@ const cancelledReason = new Error('cancelled');
  * Runs the tool once, within its timeout, measured on the batch's clock. On timeout (or when the batch
  * is cancelled) the tool's signal is aborted and whatever it returns later is discarded. A thrown
  * `ToolCallError` (or any error with a known `category`) keeps its category; anything else thrown is a
- * `server_error`. Text output starting with `Error:` is taken as the tool reporting a failure.
+ * `server_error`. Text output starting with `Error:` is taken as the tool reporting a failure, and
+ * `suspendToolCall(reason)` as the tool waiting for a human (a `feedback` suspension).
  */
 export const executeWithTimeout: ToolStage = async (state) => {
   const tool = state.tool;
@@ -59,6 +62,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
         : errorResult(state, 'timeout', 'The call was cancelled.', false);
     }
     const output = settled.output;
+    if (isToolSuspension(output)) return feedbackRequest(state, output.reason);
     if (typeof output === 'string' && /^\s*error:/i.test(output)) {
       const message = output.trim().slice(6).trim() || 'The tool reported an error.';
       return errorResult(state, 'server_error', message);
@@ -100,4 +104,18 @@ function thrownResult(state: ToolCallState, error: unknown) {
   const known = typeof category === 'string' && categories.has(category);
   const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
   return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', message);
+}
+
+/** A call whose tool waits for a human's answer; whoever resumes it completes it with that answer. */
+function feedbackRequest(state: ToolCallState, reason: string): ToolCallResult {
+  return {
+    status: 'suspended',
+    kind: 'feedback',
+    callId: state.request.callId,
+    toolName: state.request.toolName,
+    reason,
+    argsHash: stableHash(state.input),
+    idempotencyKey: idempotencyKeyOf(state),
+    contextText: reason,
+  };
 }
