@@ -3,10 +3,13 @@
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
+import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
+import type { PlanOptions } from '../plan/index.js';
 import type { DisplayFrame } from '../respond/index.js';
 import type {
+  ExecutionConfig,
   FlowInstance,
   FlowSpec,
   Intent,
@@ -63,6 +66,15 @@ export interface AgentOptions {
   >;
   /** OpenTelemetry spans for turns, flows, model and tool calls (GenAI semantic conventions). */
   telemetry?: AgentTelemetryOptions;
+  /**
+   * Plans (seeds 001, 002): `true` or settings to route multi-step requests to the built-in `plan` flow.
+   * A domain flow with intent `plan` enables them too and replaces the built-in one.
+   */
+  plan?: boolean | Partial<PlanOptions>;
+  /** How plan items run, for every thread of this agent; threads and calls may override it. */
+  execution?: Partial<ExecutionConfig>;
+  /** Remote A2A agents that plan items may delegate to with `delegate_to_agent` (when `execution.delegation`). */
+  a2a?: { agents: readonly A2AAgentReference[]; limits?: Partial<A2ADelegationLimits> };
 }
 
 export interface AgentTelemetryOptions {
@@ -129,6 +141,10 @@ export interface SendOptions {
   text: string;
   principal?: string;
   signal?: AbortSignal;
+  /** Execution settings for this call only (over the thread's and the agent's). */
+  execution?: Partial<ExecutionConfig>;
+  /** Execution settings saved with the thread, for this and later calls. */
+  threadExecution?: Partial<ExecutionConfig>;
 }
 
 export interface Agent {

@@ -1,0 +1,228 @@
+/**
+ * The plan loop (seeds 001 and 002; pseudo-code in docs/architecture/plan-loop.md): the Plan policy
+ * turns the request into a TodoList, items run one at a time as sub-flows tagged with the plan's id, a
+ * replanning check follows each item, and when every item is settled the Plan policy runs once more and
+ * either stacks more work or synthesizes the answer. The plan is saved before each item runs and after
+ * it ends, so a restart between any two items resumes where it stopped.
+ */
+import { PlanError } from '../errors/index.js';
+import { activeFlow, completeActiveFlow, invalidateActiveFlow, popFinishedFlows } from '../flow/index.js';
+import {
+  cancelBlockedItems,
+  cancelPendingItems,
+  currentItem,
+  isTodoListSettled,
+  materializeDrafts,
+  nextRunnableItem,
+  planProgress,
+  proposePlan,
+  readActivePlan,
+  renderStepOutputs,
+  reviewPlan,
+  searchPlans,
+  shouldSearchPlans,
+  synthesizePlan,
+} from '../plan/index.js';
+import type { FlowInstance, PlanState } from '../spec/index.js';
+import {
+  type PlanRun,
+  type PlanRuntime,
+  planCatalog,
+  planModelContext,
+  readStepOutputs,
+  setPlan,
+  updatePlanItems,
+} from './plan-run.js';
+import { runPlanItem } from './run-plan-item.js';
+import { observe, type TurnState } from './turn-state.js';
+
+/** `continue`: the plan is done (or gone) and the flow below may run; `stop`: the turn ends here. */
+export type PlanStep = 'continue' | 'stop';
+
+export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promise<PlanStep> {
+  const { turn } = runtime;
+  const top = activeFlow(turn.snapshot.stack) as FlowInstance;
+  const planFlowId = top.planId ?? top.id;
+  const existing = readActivePlan(turn.snapshot, planFlowId);
+  const plan = existing ?? (await startPlan(runtime, top));
+  if (!plan) return 'continue';
+  const run: PlanRun = {
+    ...runtime,
+    plan,
+    outputs: await readStepOutputs(runtime.store, turn.threadId, plan),
+  };
+  let started = 0;
+  for (;;) {
+    const current = currentItem(run.plan.items);
+    if (current) {
+      const result = await runPlanItem(run, current);
+      if (result === 'stop') return 'stop';
+      if (result === 'synthesize') return finishPlan(run);
+      continue;
+    }
+    const blocked = cancelBlockedItems(run.plan.items);
+    if (blocked.cancelled.length > 0) updatePlanItems(run, blocked.items, 'blocked');
+    const next = nextRunnableItem(run.plan.items);
+    if (next) {
+      if (started >= runtime.limits.maxFlowsPerTurn) return pausePlan(run);
+      started += 1;
+      const result = await runPlanItem(run, next);
+      if (result === 'stop') return 'stop';
+      if (result === 'synthesize') return finishPlan(run);
+      continue;
+    }
+    if (!isTodoListSettled(run.plan.items)) {
+      // Pending items whose dependencies can never be met (a defensive bound; validation prevents it).
+      updatePlanItems(
+        run,
+        cancelPendingItems(run.plan.items, 'not run: its dependencies cannot be met').items,
+        'unreachable',
+      );
+      continue;
+    }
+    if (await extendPlan(run)) continue;
+    return finishPlan(run);
+  }
+}
+
+/** The Plan policy's first run: propose (with tree search when warranted), validate, save. */
+async function startPlan(
+  runtime: PlanRuntime & { turn: TurnState },
+  planFlow: FlowInstance,
+): Promise<PlanState | undefined> {
+  const { turn } = runtime;
+  const objective = lastUserText(runtime) ?? runtime.flows.get(planFlow.name)?.description ?? 'the request';
+  const { view, catalog } = planCatalog(runtime);
+  const guidance = runtime.flows.get(planFlow.name)?.skill;
+  const proposeOptions = {
+    ...planModelContext(runtime),
+    objective,
+    catalogView: view,
+    catalog,
+    ids: runtime.ids,
+    maxItems: runtime.settings.maxItems,
+    ...(guidance ? { guidance } : {}),
+  };
+  let proposal: Awaited<ReturnType<typeof proposePlan>>;
+  let search: Record<string, unknown> | undefined;
+  try {
+    proposal = await proposePlan(proposeOptions);
+    if (
+      runtime.settings.treeSearch === 'auto' &&
+      shouldSearchPlans(proposal, runtime.settings.latsMinItems)
+    ) {
+      const result = await searchPlans(proposal, {
+        ...proposeOptions,
+        candidates: runtime.settings.latsCandidates,
+      });
+      proposal = result.chosen;
+      search = {
+        candidates: result.candidates.map((c) => ({
+          title: c.title,
+          items: c.items.map((i) => i.description),
+        })),
+        scores: result.scores,
+        chosen: result.chosenIndex,
+      };
+    }
+  } catch (error) {
+    if (!PlanError.isInstance(error)) throw error;
+    turn.snapshot.stack = popFinishedFlows(invalidateActiveFlow(turn.snapshot.stack)).stack;
+    turn.failed = true;
+    turn.replyParts.push({ text: `I could not make a workable plan for this: ${error.message}` });
+    observe(turn, 'error', { phase: 'plan', message: error.message, problems: error.problems }, planFlow.id);
+    observe(turn, 'flow-pop', { flow: planFlow.name, flowId: planFlow.id, status: 'invalid' }, planFlow.id);
+    return undefined;
+  }
+  const plan: PlanState = {
+    specVersion: 1,
+    id: planFlow.id,
+    objective,
+    title: proposal.title,
+    status: 'active',
+    items: proposal.items,
+    revision: 1,
+    rounds: 0,
+    failurePolicy: runtime.settings.failurePolicy,
+    startSeq: turn.snapshot.historySeq + turn.history.length,
+  };
+  const run = { ...runtime, plan, outputs: new Map() };
+  setPlan(run, plan);
+  turn.snapshot.flags.hasPlan = true;
+  observe(
+    turn,
+    'plan',
+    { planId: plan.id, title: plan.title, objective, items: plan.items, ...(search ? { search } : {}) },
+    plan.id,
+  );
+  await runtime.save();
+  return run.plan;
+}
+
+/**
+ * Plan completion is never automatic: when every item is settled the Plan policy decides once more
+ * whether to stack more work (at most `maxRounds` times). Returns whether it did.
+ */
+async function extendPlan(run: PlanRun): Promise<boolean> {
+  const outputs = renderStepOutputs(run.outputs.values());
+  const { review, problem } = await reviewPlan({ ...planModelContext(run), plan: run.plan, outputs });
+  if (problem) observe(run.turn, 'error', { phase: 'plan-review', message: problem }, run.plan.id);
+  if (review.decision === 'finish') return false;
+  if (run.plan.rounds >= run.settings.maxRounds) {
+    const message = `The plan may add work at most ${run.settings.maxRounds} times; it finishes now.`;
+    observe(run.turn, 'error', { phase: 'plan-review', message }, run.plan.id);
+    return false;
+  }
+  try {
+    const added = materializeDrafts(review.items, {
+      ids: run.ids,
+      existing: run.plan.items,
+      catalog: planCatalog(run).catalog,
+      maxItems: run.settings.maxItems,
+    });
+    setPlan(run, { ...run.plan, rounds: run.plan.rounds + 1 });
+    updatePlanItems(run, [...run.plan.items, ...added], 'review', { reason: review.reason ?? '' });
+  } catch (error) {
+    if (!PlanError.isInstance(error)) throw error;
+    observe(run.turn, 'error', { phase: 'plan-review', message: error.message }, run.plan.id);
+    return false;
+  }
+  await run.save();
+  return true;
+}
+
+/** Synthesis writes the answer; the Plan flow completes and is popped. */
+async function finishPlan(run: PlanRun): Promise<PlanStep> {
+  const outputs = renderStepOutputs(run.outputs.values());
+  const synthesis = await synthesizePlan({ ...planModelContext(run), plan: run.plan, outputs });
+  setPlan(run, { ...run.plan, status: 'completed', synthesis });
+  const { turn } = run;
+  if (activeFlow(turn.snapshot.stack)?.id === run.plan.id) {
+    const popped = popFinishedFlows(completeActiveFlow(turn.snapshot.stack, { summary: synthesis.content }));
+    turn.snapshot.stack = popped.stack;
+    for (const f of popped.popped)
+      observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
+  }
+  turn.replyParts.push({ text: synthesis.content });
+  observe(turn, 'synthesis', { planId: run.plan.id, ...synthesis }, run.plan.id);
+  await run.save();
+  return 'continue';
+}
+
+/** The per-turn bound on items is reached: the plan waits for the next message. */
+function pausePlan(run: PlanRun): PlanStep {
+  const progress = planProgress(run.plan.items);
+  run.turn.replyParts.push({
+    text: `Progress on "${run.plan.title}": ${progress.completed} of ${progress.total} steps done. Send "continue" to go on, or tell me what to change.`,
+  });
+  return 'stop';
+}
+
+function lastUserText(runtime: PlanRuntime): string | undefined {
+  for (let index = runtime.context.length - 1; index >= 0; index--) {
+    const message = runtime.context[index];
+    if (message?.role !== 'user') continue;
+    return message.content.flatMap((p) => (p.type === 'text' ? [p.text] : [])).join('\n');
+  }
+  return undefined;
+}

@@ -1,0 +1,148 @@
+/**
+ * What happens when an item ends (seed 001 replanning check, seed 002 step outputs and updatedPlan):
+ * its sub-flow is popped, its full output enters the step output table, a plan update it proposed from
+ * inside is sanitized and applied, and then either the replanning check (after a completed item) or the
+ * plan's failure policy (after a failed one) decides what comes next. Saved before it returns.
+ */
+import { activeFlow, completeActiveFlow, invalidateActiveFlow, popFinishedFlows } from '../flow/index.js';
+import type { SkillLoopEvent } from '../loop/index.js';
+import {
+  applyFailurePolicy,
+  applyReplanDecision,
+  cancelBlockedItems,
+  checkReplan,
+  createStepOutput,
+  proposeReplacement,
+  readUpdatedPlan,
+  replaceFailedItem,
+  sanitizeUpdatedPlan,
+  updateItem,
+} from '../plan/index.js';
+import { describeResult } from '../respond/index.js';
+import type { TodoItem, ToolCallResult } from '../spec/index.js';
+import { type PlanRun, planCatalog, planModelContext, setItemStatus, updatePlanItems } from './plan-run.js';
+import { observe, record } from './turn-state.js';
+
+export interface SettleOptions {
+  item: TodoItem;
+  status: 'completed' | 'failed';
+  /** The skill's success data, or why the item failed. */
+  result: unknown;
+  events: readonly SkillLoopEvent[];
+  scratchpad?: readonly string[];
+}
+
+export async function settlePlanItem(
+  run: PlanRun,
+  options: SettleOptions,
+): Promise<'settled' | 'synthesize'> {
+  const { turn } = run;
+  const { item } = options;
+  leaveSubFlow(run, item.id, options.status, options.result);
+  const summary = oneLine(describeResult(options.result));
+  setItemStatus(
+    run,
+    updateItem(run.plan.items, item.id, { status: options.status, summary }),
+    item.id,
+    item.status,
+  );
+  const settled = run.plan.items.find((i) => i.id === item.id) as TodoItem;
+  const toolResults = options.events.flatMap((e): ToolCallResult[] =>
+    e.type === 'tool-result' ? [e.result] : [],
+  );
+  const entry = createStepOutput({
+    planId: run.plan.id,
+    item: settled,
+    result: run.batch.redact.value(options.result),
+    toolResults,
+    maxChars: run.execution.maxStepOutputChars,
+    now: turn.clock.now(),
+  });
+  record(turn, 'step-output', entry);
+  run.outputs.delete(item.id);
+  run.outputs.set(item.id, entry);
+  for (const text of options.scratchpad ?? []) {
+    turn.snapshot.scratchpad = [
+      ...turn.snapshot.scratchpad,
+      { key: `${item.id}:${turn.snapshot.scratchpad.length}`, text, source: item.id, time: turn.clock.now() },
+    ].slice(-64);
+  }
+  let next: 'settled' | 'synthesize' = 'settled';
+  const { catalog } = planCatalog(run);
+  const shape = { ids: run.ids, catalog, maxItems: run.settings.maxItems };
+  if (options.status === 'completed') {
+    const proposal = readUpdatedPlan(options.events);
+    if (proposal) {
+      const sanitized = sanitizeUpdatedPlan(run.plan.items, proposal.items, shape);
+      if (sanitized.ok)
+        updatePlanItems(run, sanitized.items, 'updated-plan', {
+          itemId: item.id,
+          reason: proposal.reason ?? '',
+        });
+      else observe(turn, 'error', { phase: 'updated-plan', problems: sanitized.problems }, item.id);
+    }
+    if (run.plan.items.some((i) => i.status === 'pending')) {
+      const { decision, problem } = await checkReplan({
+        ...planModelContext(run),
+        plan: run.plan,
+        finished: entry,
+        scratchpad: turn.snapshot.scratchpad.map((s) => s.text),
+      });
+      if (problem) observe(turn, 'error', { phase: 'replan', message: problem }, run.plan.id);
+      const applied = applyReplanDecision(run.plan.items, decision, shape);
+      if (applied.ok)
+        updatePlanItems(run, applied.items, 'replan', {
+          decision: decision.decision,
+          reason: decision.reason ?? '',
+        });
+      else
+        observe(
+          turn,
+          'error',
+          { phase: 'replan', decision: decision.decision, message: applied.problem },
+          run.plan.id,
+        );
+    }
+  } else {
+    const step = applyFailurePolicy(run.plan.items, item.id, run.plan.failurePolicy);
+    let items = step.items;
+    if (step.next === 'reroute') {
+      const { replacement } = await proposeReplacement({
+        ...planModelContext(run),
+        plan: run.plan,
+        failed: entry,
+        catalogView: planCatalog(run).view,
+      });
+      const replaced =
+        replacement.decision === 'replace'
+          ? replaceFailedItem(items, item.id, replacement.item, shape)
+          : undefined;
+      if (replaced && !replaced.ok)
+        observe(turn, 'error', { phase: 'reroute', message: replaced.problem }, item.id);
+      items = replaced?.ok ? replaced.items : cancelBlockedItems(items).items;
+    }
+    if (step.next === 'synthesize') next = 'synthesize';
+    updatePlanItems(run, items, 'failure-policy', { policy: run.plan.failurePolicy, failed: item.id });
+  }
+  await run.save();
+  return next;
+}
+
+/** Completes (or invalidates) the item's sub-flow and pops it; the Plan flow below becomes active. */
+function leaveSubFlow(run: PlanRun, itemId: string, status: 'completed' | 'failed', result: unknown): void {
+  const { turn } = run;
+  if (activeFlow(turn.snapshot.stack)?.id !== itemId) return;
+  const marked =
+    status === 'completed'
+      ? completeActiveFlow(turn.snapshot.stack, result)
+      : invalidateActiveFlow(turn.snapshot.stack);
+  const popped = popFinishedFlows(marked);
+  turn.snapshot.stack = popped.stack;
+  for (const f of popped.popped)
+    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
+}
+
+function oneLine(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > 200 ? `${line.slice(0, 199)}…` : line;
+}
