@@ -125,10 +125,10 @@ export function setItemStatus(run: PlanRun, items: TodoItem[], itemId: string, f
   );
 }
 
-/** Writes the plan into the turn's snapshot. */
+/** Writes the plan into the turn's snapshot (in place: the turn's phases share that snapshot object). */
 export function setPlan(run: PlanRun, plan: PlanState): void {
   run.plan = plan;
-  run.turn.snapshot = writePlanState(run.turn.snapshot, plan);
+  run.turn.snapshot.extensions = writePlanState(run.turn.snapshot, plan).extensions;
 }
 
 /** The step output table of a plan, read once per turn from the rows appended since the plan began. */
