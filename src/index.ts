@@ -2,6 +2,7 @@
  * flowstack: a runtime for LLM task agents with a deterministic skeleton. This file re-exports each
  * folder's public names and nothing else.
  */
+export * from './a2a/index.js';
 export * from './agent/index.js';
 export * from './errors/index.js';
 export * from './flow/index.js';
@@ -9,6 +10,7 @@ export * from './loop/index.js';
 export * from './memory/index.js';
 export * from './nlu/index.js';
 export * from './observe/index.js';
+export * from './plan/index.js';
 export * from './policy/index.js';
 export * from './redact/index.js';
 export * from './respond/index.js';

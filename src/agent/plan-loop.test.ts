@@ -1,8 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { decodeSnapshot } from '../store/index.js';
 import { readPlanState } from '../plan/index.js';
 import type { Observation, StateStore, StepOutputEntry } from '../spec/index.js';
-import { createMemoryStore } from '../store/index.js';
+import { createMemoryStore, decodeSnapshot } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
@@ -43,16 +42,39 @@ function setup(steps: ScriptStep[], options: Partial<AgentOptions> = {}) {
 
 /** The prompt's text as the model reads it. */
 function promptText(prompt: readonly { content: unknown }[] | undefined): string {
-  return (prompt ?? []).map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content))).join('\n');
+  return (prompt ?? [])
+    .map((m) => (typeof m.content === 'string' ? m.content : JSON.stringify(m.content)))
+    .join('\n');
 }
 
 const fourItemPlan = {
   title: 'Weekend in Lisbon',
   items: [
-    { id: 'flights', description: 'Find flights to Lisbon', flow: 'search_flights', slots: { destination: 'Lisbon' } },
-    { id: 'weather', description: 'Check the weather in Lisbon', flow: 'check_weather', slots: { city: 'Lisbon' } },
-    { id: 'hotels', description: 'Find a hotel in Lisbon', flow: 'find_hotels', slots: { city: 'Lisbon' }, dependsOn: ['flights'] },
-    { id: 'itinerary', description: 'Write a two-day itinerary', stepType: 'reasoning', dependsOn: ['flights', 'weather', 'hotels'] },
+    {
+      id: 'flights',
+      description: 'Find flights to Lisbon',
+      flow: 'search_flights',
+      slots: { destination: 'Lisbon' },
+    },
+    {
+      id: 'weather',
+      description: 'Check the weather in Lisbon',
+      flow: 'check_weather',
+      slots: { city: 'Lisbon' },
+    },
+    {
+      id: 'hotels',
+      description: 'Find a hotel in Lisbon',
+      flow: 'find_hotels',
+      slots: { city: 'Lisbon' },
+      dependsOn: ['flights'],
+    },
+    {
+      id: 'itinerary',
+      description: 'Write a two-day itinerary',
+      stepType: 'reasoning',
+      dependsOn: ['flights', 'weather', 'hotels'],
+    },
   ],
 };
 
@@ -86,14 +108,24 @@ describe('the plan loop', () => {
     const turn = await agent.send({ threadId: 't1', text: 'Plan a weekend in Lisbon for me' });
 
     expect(turn.status).toBe('completed');
-    expect(turn.reply).toBe('Fly TP123 (€120), stay at Casa Azul (€90), expect sun. Day 1: Alfama. Day 2: Belém.');
+    expect(turn.reply).toBe(
+      'Fly TP123 (€120), stay at Casa Azul (€90), expect sun. Day 1: Alfama. Day 2: Belém.',
+    );
     expect(turn.stack).toEqual([]);
     expect(model.remaining()).toBe(0);
     expect(domain.executions).toEqual({ find_flights: 1, lookup_weather: 1, search_hotels: 1 });
 
     // Items ran in dependency order, each as a sub-flow tagged with the plan's id.
     const skillFlows = model.calls.filter((c) => c.phase === 'skill').map((c) => c.flow);
-    expect(skillFlows).toEqual(['search_flights', 'search_flights', 'check_weather', 'check_weather', 'find_hotels', 'find_hotels', 'plan_step']);
+    expect(skillFlows).toEqual([
+      'search_flights',
+      'search_flights',
+      'check_weather',
+      'check_weather',
+      'find_hotels',
+      'find_hotels',
+      'plan_step',
+    ]);
     const plan = readPlanState((await agent.readThread('t1')).snapshot);
     expect(plan?.status).toBe('completed');
     expect(plan?.items.map((i) => [i.description, i.status])).toEqual([
@@ -124,29 +156,62 @@ describe('the plan loop', () => {
     expect(outputs.map((o) => o.itemId)).toEqual(plan?.items.map((i) => i.id));
     expect(outputs[0]?.output).toContain('"price_eur":120');
     const itineraryPrompt = promptText(model.calls.find((c) => c.flow === 'plan_step')?.prompt);
-    for (const text of ['TP123 to Lisbon at €120', 'Sunny, 24 °C', 'Casa Azul at €90 a night', '"celsius":24'])
+    for (const text of [
+      'TP123 to Lisbon at €120',
+      'Sunny, 24 °C',
+      'Casa Azul at €90 a night',
+      '"celsius":24',
+    ])
       expect(itineraryPrompt).toContain(text);
     expect(promptText(model.calls.find((c) => c.phase === 'synthesize')?.prompt)).toContain('Day 1: Alfama');
 
     // Observations: the plan, each item's status changes with the item as parent, tool calls under their item.
     const statusChanges = seen.filter((o) => o.type === 'item-status-change');
     for (const item of plan?.items ?? []) {
-      const own = statusChanges.filter((o) => o.parentId === item.id).map((o) => `${o.data.from}>${o.data.to}`);
+      const own = statusChanges
+        .filter((o) => o.parentId === item.id)
+        .map((o) => `${o.data.from}>${o.data.to}`);
       expect(own).toEqual(['pending>in_progress', 'in_progress>completed']);
     }
     const flightCall = seen.find((o) => o.type === 'tool-call' && o.data.toolName === 'find_flights');
     expect(flightCall?.parentId).toBe(plan?.items[0]?.id);
-    expect(seen.find((o) => o.type === 'plan')?.data).toMatchObject({ title: 'Weekend in Lisbon', items: expect.any(Array) });
-    expect(seen.find((o) => o.type === 'synthesis')?.data).toMatchObject({ suggestedQuestions: ['Shall I book TP123?'] });
+    expect(seen.find((o) => o.type === 'plan')?.data).toMatchObject({
+      title: 'Weekend in Lisbon',
+      items: expect.any(Array),
+    });
+    expect(seen.find((o) => o.type === 'synthesis')?.data).toMatchObject({
+      suggestedQuestions: ['Shall I book TP123?'],
+    });
     expect(seen.map((o) => o.type).at(-1)).toBe('final-response');
   });
 
   it('never completes a plan by itself: the Plan policy reviews and may stack more work', async () => {
     const steps: ScriptStep[] = [
       { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
-      { match: { phase: 'plan' }, json: { title: 'Weather', items: [{ description: 'Check the weather in Porto', flow: 'check_weather', slots: { city: 'Porto' } }] } },
+      {
+        match: { phase: 'plan' },
+        json: {
+          title: 'Weather',
+          items: [
+            { description: 'Check the weather in Porto', flow: 'check_weather', slots: { city: 'Porto' } },
+          ],
+        },
+      },
       { match: { phase: 'skill', flow: 'check_weather' }, ...finish({ summary: 'Rain in Porto' }) },
-      { match: { phase: 'plan-review' }, json: { decision: 'continue', items: [{ description: 'Check the weather in Lisbon instead', flow: 'check_weather', slots: { city: 'Lisbon' } }], reason: 'rain' } },
+      {
+        match: { phase: 'plan-review' },
+        json: {
+          decision: 'continue',
+          items: [
+            {
+              description: 'Check the weather in Lisbon instead',
+              flow: 'check_weather',
+              slots: { city: 'Lisbon' },
+            },
+          ],
+          reason: 'rain',
+        },
+      },
       { match: { phase: 'skill', flow: 'check_weather' }, ...finish({ summary: 'Sun in Lisbon' }) },
       { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
       { match: { phase: 'synthesize' }, json: { content: 'Go to Lisbon: sun there, rain in Porto.' } },
@@ -156,12 +221,20 @@ describe('the plan loop', () => {
     expect(turn.reply).toBe('Go to Lisbon: sun there, rain in Porto.');
     expect(model.remaining()).toBe(0);
     const review = seen.find((o) => o.type === 'plan-update' && o.data.cause === 'review');
-    expect(review?.data.changes).toMatchObject({ added: [{ description: 'Check the weather in Lisbon instead', position: 1 }] });
+    expect(review?.data.changes).toMatchObject({
+      added: [{ description: 'Check the weather in Lisbon instead', position: 1 }],
+    });
     expect(readPlanState((await agent.readThread('t1')).snapshot)?.rounds).toBe(1);
   });
 
   it('sends an invalid plan back once with its problems, then fails the turn with a typed reason', async () => {
-    const cyclic = { title: 'x', items: [{ id: 'a', description: 'A', dependsOn: ['b'] }, { id: 'b', description: 'B', dependsOn: ['a'] }] };
+    const cyclic = {
+      title: 'x',
+      items: [
+        { id: 'a', description: 'A', dependsOn: ['b'] },
+        { id: 'b', description: 'B', dependsOn: ['a'] },
+      ],
+    };
     const { agent, model } = setup([
       { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
       { match: { phase: 'plan' }, json: cyclic },

@@ -30,7 +30,9 @@ function setup(steps: ScriptStep[], options: Partial<AgentOptions> = {}) {
   const seen: Observation[] = [];
   agent.subscribe((o) => seen.push(o));
   const updates = (cause: string) =>
-    seen.filter((o) => o.type === 'plan-update' && o.data.cause === cause).map((o) => o.data.changes as TodoListChanges);
+    seen
+      .filter((o) => o.type === 'plan-update' && o.data.cause === cause)
+      .map((o) => o.data.changes as TodoListChanges);
   const skillOrder = () =>
     model.calls
       .filter((c) => c.phase === 'skill')
@@ -62,11 +64,20 @@ describe('replanning after each item', () => {
     const { agent, model, updates, skillOrder } = setup([
       ...start,
       { match: stepAbout('Step A'), ...finish({ text: 'A found that C is urgent' }) },
-      { match: { phase: 'replan' }, json: { decision: 'reorder', order: ['item_3', 'item_2', 'item_4'], reason: 'C is urgent' } },
+      {
+        match: { phase: 'replan' },
+        json: { decision: 'reorder', order: ['item_3', 'item_2', 'item_4'], reason: 'C is urgent' },
+      },
       { match: stepAbout('Step C'), ...finish({ text: 'C revealed extra work' }) },
-      { match: { phase: 'replan' }, json: { decision: 'expand', items: [{ id: 'e', description: 'Step E', dependsOn: ['item_3'] }] } },
+      {
+        match: { phase: 'replan' },
+        json: { decision: 'expand', items: [{ id: 'e', description: 'Step E', dependsOn: ['item_3'] }] },
+      },
       { match: stepAbout('Step E'), ...finish({ text: 'E done; D is no longer needed' }) },
-      { match: { phase: 'replan' }, json: { decision: 'prune', itemIds: ['item_4'], reason: 'E covered it' } },
+      {
+        match: { phase: 'replan' },
+        json: { decision: 'prune', itemIds: ['item_4'], reason: 'E covered it' },
+      },
       { match: stepAbout('Step B'), ...finish({ text: 'B done' }) },
       ...end,
     ]);
@@ -86,12 +97,19 @@ describe('replanning after each item', () => {
 
     const expand = updates('replan')[1];
     expect(expand?.modified).toEqual([]);
-    expect(expand?.added).toMatchObject([{ id: 'item_5', description: 'Step E', dependsOn: ['item_3'], status: 'pending', position: 2 }]);
+    expect(expand?.added).toMatchObject([
+      { id: 'item_5', description: 'Step E', dependsOn: ['item_3'], status: 'pending', position: 2 },
+    ]);
 
     const prune = updates('replan')[2];
     expect(prune?.added).toEqual([]);
     expect(prune?.modified).toMatchObject([
-      { id: 'item_4', fields: ['status', 'summary'], before: { status: 'pending' }, after: { status: 'cancelled', summary: 'pruned: E covered it' } },
+      {
+        id: 'item_4',
+        fields: ['status', 'summary'],
+        before: { status: 'pending' },
+        after: { status: 'cancelled', summary: 'pruned: E covered it' },
+      },
     ]);
     const plan = readPlanState((await agent.readThread('t1')).snapshot);
     expect(plan?.items.map((i) => `${i.description}:${i.status}`)).toEqual([
@@ -128,8 +146,12 @@ describe('replanning after each item', () => {
     const [update] = updates('updated-plan');
     expect(update?.removed.map((i) => i.id).sort()).toEqual(['item_2', 'item_4']);
     expect(update?.added).toMatchObject([{ description: 'Step F, newly found', status: 'pending' }]);
-    expect(update?.modified).toMatchObject([{ id: 'item_3', fields: ['description'], before: { position: 2 }, after: { position: 1 } }]);
-    expect(seen.find((o) => o.type === 'plan-update' && o.data.cause === 'updated-plan')?.data.reason).toBe('B and D are not needed');
+    expect(update?.modified).toMatchObject([
+      { id: 'item_3', fields: ['description'], before: { position: 2 }, after: { position: 1 } },
+    ]);
+    expect(seen.find((o) => o.type === 'plan-update' && o.data.cause === 'updated-plan')?.data.reason).toBe(
+      'B and D are not needed',
+    );
     const plan = readPlanState((await agent.readThread('t1')).snapshot);
     expect(plan?.items[0]).toMatchObject({ description: 'Step A', status: 'completed' });
     expect(plan?.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed']);
@@ -142,7 +164,12 @@ describe('failed items under each failure policy', () => {
     items: [
       { id: 'fetch', description: 'Fetch the sales', requiredTools: ['query_archive'] },
       { id: 'chart', description: 'Chart the sales', dependsOn: ['fetch'] },
-      { id: 'weather', description: 'Check the weather in Oslo', flow: 'check_weather', slots: { city: 'Oslo' } },
+      {
+        id: 'weather',
+        description: 'Check the weather in Oslo',
+        flow: 'check_weather',
+        slots: { city: 'Oslo' },
+      },
     ],
   };
   const failing: ScriptStep[] = [
@@ -186,7 +213,10 @@ describe('failed items under each failure policy', () => {
         ...failing,
         {
           match: { phase: 'reroute' },
-          json: { decision: 'replace', item: { description: 'Rebuild the sales from trip notes', requiredTools: ['query_archive'] } },
+          json: {
+            decision: 'replace',
+            item: { description: 'Rebuild the sales from trip notes', requiredTools: ['query_archive'] },
+          },
         },
         { match: stepAbout('Rebuild the sales'), ...call('query_archive', { topic: 'sales' }) },
         { match: stepAbout('Rebuild the sales'), ...finish({ text: 'sales rebuilt' }) },
@@ -210,7 +240,9 @@ describe('failed items under each failure policy', () => {
     ]);
     const [reroute] = updates('failure-policy');
     expect(reroute?.added).toMatchObject([{ id: 'item_4', replaces: 'item_1', position: 1 }]);
-    expect(reroute?.modified).toMatchObject([{ id: 'item_2', fields: ['dependsOn'], after: { dependsOn: ['item_4'] } }]);
+    expect(reroute?.modified).toMatchObject([
+      { id: 'item_2', fields: ['dependsOn'], after: { dependsOn: ['item_4'] } },
+    ]);
   });
 
   it('sends back a step that skipped its required tool, then fails it when it never calls it', async () => {
@@ -226,15 +258,24 @@ describe('failed items under each failure policy', () => {
     );
     await agent.send({ threadId: 't1', text: 'sales' });
     expect(model.calls.filter((c) => c.phase === 'skill')).toHaveLength(3);
-    expect(JSON.stringify(model.calls.filter((c) => c.phase === 'skill')[1]?.prompt)).toContain('You answered without calling query_archive');
+    expect(JSON.stringify(model.calls.filter((c) => c.phase === 'skill')[1]?.prompt)).toContain(
+      'You answered without calling query_archive',
+    );
     expect(seen.filter((o) => o.type === 'error' && o.data.phase === 'enforcement')).toHaveLength(2);
     const state = readPlanState((await agent.readThread('t1')).snapshot);
-    expect(state?.items[0]).toMatchObject({ status: 'failed', summary: expect.stringContaining('required tools: query_archive') });
+    expect(state?.items[0]).toMatchObject({
+      status: 'failed',
+      summary: expect.stringContaining('required tools: query_archive'),
+    });
   });
 });
 
 describe('tree search over candidate plans', () => {
-  const three = { title: 'Direct', strategies: 2, items: [{ description: 'Step A' }, { description: 'Step B' }] };
+  const three = {
+    title: 'Direct',
+    strategies: 2,
+    items: [{ description: 'Step A' }, { description: 'Step B' }],
+  };
   it('scores 2–3 candidates against the objective and keeps the best when the model sees several strategies', async () => {
     const { agent, model, seen } = setup(
       [
@@ -242,9 +283,22 @@ describe('tree search over candidate plans', () => {
         { match: { phase: 'plan' }, json: three },
         {
           match: { phase: 'plan-alternatives' },
-          json: { candidates: [{ title: 'Cheaper', items: [{ description: 'Step Z' }] }, { title: 'Broken', items: [{ id: 'x', description: 'X', dependsOn: ['x'] }] }] },
+          json: {
+            candidates: [
+              { title: 'Cheaper', items: [{ description: 'Step Z' }] },
+              { title: 'Broken', items: [{ id: 'x', description: 'X', dependsOn: ['x'] }] },
+            ],
+          },
         },
-        { match: { phase: 'plan-score' }, json: { scores: [{ candidate: 0, score: 6, reason: 'two steps' }, { candidate: 1, score: 9, reason: 'one step suffices' }] } },
+        {
+          match: { phase: 'plan-score' },
+          json: {
+            scores: [
+              { candidate: 0, score: 6, reason: 'two steps' },
+              { candidate: 1, score: 9, reason: 'one step suffices' },
+            ],
+          },
+        },
         { match: stepAbout('Step Z'), ...finish({ text: 'Z done' }) },
         ...end,
       ],
@@ -253,19 +307,30 @@ describe('tree search over candidate plans', () => {
     await agent.send({ threadId: 't1', text: 'do it' });
     expect(model.remaining()).toBe(0);
     const planEvent = seen.find((o) => o.type === 'plan');
-    expect(planEvent?.data).toMatchObject({ title: 'Cheaper', search: { chosen: 1, candidates: [{ title: 'Direct' }, { title: 'Cheaper' }] } });
+    expect(planEvent?.data).toMatchObject({
+      title: 'Cheaper',
+      search: { chosen: 1, candidates: [{ title: 'Direct' }, { title: 'Cheaper' }] },
+    });
   });
 
   it('is not used for a small plan with one strategy, nor when turned off for a large one', async () => {
-    const small = setup([
-      { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
-      { match: { phase: 'plan' }, json: { title: 'Small', items: [{ description: 'Step A' }] } },
-      { match: stepAbout('Step A'), ...finish({ text: 'A' }) },
-      ...end,
-    ], { plan: { treeSearch: 'auto' } });
+    const small = setup(
+      [
+        { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+        { match: { phase: 'plan' }, json: { title: 'Small', items: [{ description: 'Step A' }] } },
+        { match: stepAbout('Step A'), ...finish({ text: 'A' }) },
+        ...end,
+      ],
+      { plan: { treeSearch: 'auto' } },
+    );
     await small.agent.send({ threadId: 't1', text: 'x' });
     expect(small.model.calls.map((c) => c.phase)).not.toContain('plan-alternatives');
-    const off = setup([...start, { match: { phase: 'skill' }, ...finish({ text: 'ok' }), repeat: true }, { match: { phase: 'replan' }, json: { decision: 'continue' }, repeat: true }, ...end]);
+    const off = setup([
+      ...start,
+      { match: { phase: 'skill' }, ...finish({ text: 'ok' }), repeat: true },
+      { match: { phase: 'replan' }, json: { decision: 'continue' }, repeat: true },
+      ...end,
+    ]);
     await off.agent.send({ threadId: 't1', text: 'x' });
     expect(off.model.calls.map((c) => c.phase)).not.toContain('plan-alternatives');
   });

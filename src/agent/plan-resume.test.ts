@@ -1,13 +1,13 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readPlanState } from '../plan/index.js';
 import type { Observation, StateStore, TodoListChanges } from '../spec/index.js';
 import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { type Clock, createSequentialIdGenerator } from '../util/index.js';
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
 import { defaultAgentLimits } from './default-limits.js';
@@ -22,14 +22,29 @@ afterEach(async () => {
 
 function manualClock(): Clock & { advance(ms: number): void } {
   let now = 1_000_000;
-  return { now: () => now, sleep: async (ms) => void (now += ms), advance: (ms) => void (now += ms) };
+  const advance = (ms: number) => {
+    now += ms;
+  };
+  return { now: () => now, sleep: async (ms) => advance(ms), advance };
 }
 
 /** A fresh agent on the thread's SQLite file: what a restarted process would build. */
-function freshAgent(path: string, model: LanguageModelV3, domain: ReturnType<typeof createTripDomain>, options: Partial<AgentOptions> = {}) {
+function freshAgent(
+  path: string,
+  model: LanguageModelV3,
+  domain: ReturnType<typeof createTripDomain>,
+  options: Partial<AgentOptions> = {},
+) {
   const store = createSqliteStore({ path });
   stores.push(store);
-  const agent = createAgent({ model, flows: domain.flows, tools: domain.tools, store, plan: { treeSearch: 'off' }, ...options });
+  const agent = createAgent({
+    model,
+    flows: domain.flows,
+    tools: domain.tools,
+    store,
+    plan: { treeSearch: 'off' },
+    ...options,
+  });
   const seen: Observation[] = [];
   agent.subscribe((o) => seen.push(o));
   return { agent, seen };
@@ -41,7 +56,11 @@ describe('a plan survives a restart between any two items', () => {
   it('with a fresh agent (and store handle) for every item', async () => {
     const path = join(dir, 'per-item.db');
     const domain = createTripDomain();
-    const baseline = await freshAgent(join(dir, 'baseline.db'), createTripPlanModel(), createTripDomain()).agent.send({ threadId: 't', text: request });
+    const baseline = await freshAgent(
+      join(dir, 'baseline.db'),
+      createTripPlanModel(),
+      createTripDomain(),
+    ).agent.send({ threadId: 't', text: request });
     const replies: string[] = [];
     for (let turn = 0; turn < 6; turn++) {
       const { agent } = freshAgent(path, createTripPlanModel(), domain, { limits: { maxFlowsPerTurn: 1 } });
@@ -63,7 +82,10 @@ describe('a plan survives a restart between any two items', () => {
 
   it('after a crash at every save point, a new process finishes with the same answer and runs nothing twice', async () => {
     const reference = createTripPlanModel();
-    const baseline = await freshAgent(join(dir, 'reference.db'), reference, createTripDomain()).agent.send({ threadId: 't', text: request });
+    const baseline = await freshAgent(join(dir, 'reference.db'), reference, createTripDomain()).agent.send({
+      threadId: 't',
+      text: request,
+    });
     expect(baseline.reply).toBe(
       'Find flights to Lisbon: TP123 at €120 | Check the weather in Lisbon: sunny, 24 °C | Find a hotel in Lisbon: Casa Azul at €90 | Write a two-day itinerary: Day 1: Alfama. Day 2: Belém.',
     );
@@ -71,9 +93,21 @@ describe('a plan survives a restart between any two items', () => {
     // skill call), an item whose tool ran (its second), an item saved completed (the replanning check), all
     // items settled (the review) and the review's decision (synthesis).
     const phases = reference.calls.map((c) => c.phase);
-    const crashPoints = phases.flatMap((phase, index) => (index > phases.indexOf('plan') ? [index + 1] : []));
+    const first = phases.indexOf('plan') + 2;
+    const crashPoints = Array.from({ length: phases.length - first + 1 }, (_, n) => first + n);
     expect(phases.slice(phases.indexOf('plan') + 1)).toEqual([
-      'skill', 'skill', 'replan', 'skill', 'skill', 'replan', 'skill', 'skill', 'replan', 'skill', 'plan-review', 'synthesize',
+      'skill',
+      'skill',
+      'replan',
+      'skill',
+      'skill',
+      'replan',
+      'skill',
+      'skill',
+      'replan',
+      'skill',
+      'plan-review',
+      'synthesize',
     ]);
     for (const point of crashPoints) {
       const path = join(dir, `crash-${point}.db`);
@@ -91,8 +125,12 @@ describe('a plan survives a restart between any two items', () => {
         point,
         executions: { find_flights: 1, lookup_weather: 1, search_hotels: 1 },
       });
-      const completedBefore = first.seen.filter((o) => o.type === 'item-status-change' && o.data.to === 'completed').map((o) => o.parentId);
-      const startedAfter = second.seen.filter((o) => o.type === 'item-status-change' && o.data.to === 'in_progress').map((o) => o.parentId);
+      const completedBefore = first.seen
+        .filter((o) => o.type === 'item-status-change' && o.data.to === 'completed')
+        .map((o) => o.parentId);
+      const startedAfter = second.seen
+        .filter((o) => o.type === 'item-status-change' && o.data.to === 'in_progress')
+        .map((o) => o.parentId);
       expect(startedAfter.filter((id) => completedBefore.includes(id))).toEqual([]);
     }
   });
@@ -103,8 +141,14 @@ describe('a plan survives a restart between any two items', () => {
     const clock = manualClock();
     // Crash inside the second item, so its sub-flow is on the stack above the Plan flow.
     const reference = createTripPlanModel();
-    await freshAgent(join(dir, 'abandon-ref.db'), reference, createTripDomain()).agent.send({ threadId: 't', text: request });
-    const secondItemToolCall = reference.calls.findIndex((c, i) => c.flow === 'check_weather' && reference.calls[i + 1]?.flow === 'check_weather') + 2;
+    await freshAgent(join(dir, 'abandon-ref.db'), reference, createTripDomain()).agent.send({
+      threadId: 't',
+      text: request,
+    });
+    const secondItemToolCall =
+      reference.calls.findIndex(
+        (c, i) => c.flow === 'check_weather' && reference.calls[i + 1]?.flow === 'check_weather',
+      ) + 2;
     const hung = hangAt(createTripPlanModel(), secondItemToolCall);
     const first = freshAgent(path, hung.model, domain, { clock });
     void first.agent.send({ threadId: 't', text: request });
@@ -125,12 +169,16 @@ describe('a plan survives a restart between any two items', () => {
     const plan = readPlanState(after);
     expect(plan?.status).toBe('abandoned');
     expect(plan?.items.map((i) => i.status)).toEqual(['completed', 'cancelled', 'cancelled', 'cancelled']);
-    expect(second.seen.filter((o) => o.type === 'flow-pop').map((o) => [o.data.flow, o.data.status])).toEqual([
-      ['check_weather', 'invalid'],
-      ['plan', 'invalid'],
-    ]);
+    expect(second.seen.filter((o) => o.type === 'flow-pop').map((o) => [o.data.flow, o.data.status])).toEqual(
+      [
+        ['check_weather', 'invalid'],
+        ['plan', 'invalid'],
+      ],
+    );
     const update = second.seen.find((o) => o.type === 'plan-update' && o.data.cause === 'abandon');
-    expect((update?.data.changes as TodoListChanges).modified.map((m) => m.after.status)).toEqual(['cancelled', 'cancelled', 'cancelled']);
+    expect(
+      (update?.data.changes as TodoListChanges | undefined)?.modified.map((m) => m.after.status),
+    ).toEqual(['cancelled', 'cancelled', 'cancelled']);
     // The next message starts afresh: routed as usual, no plan in the way.
     expect(domain.executions).toEqual({ find_flights: 1, lookup_weather: 1 });
   });
@@ -165,7 +213,11 @@ describe('a refinement message mid-plan', () => {
           reason: 'the user also wants museums',
           items: [
             { description: 'Find museums open this weekend', id: 'museums' },
-            { id: 'item_3', description: 'Write a two-day itinerary', dependsOn: ['item_1', 'item_2', 'museums'] },
+            {
+              id: 'item_3',
+              description: 'Write a two-day itinerary',
+              dependsOn: ['item_1', 'item_2', 'museums'],
+            },
           ],
         },
       },
@@ -173,7 +225,10 @@ describe('a refinement message mid-plan', () => {
       { match: { phase: 'replan' }, json: { decision: 'continue' } },
       { match: stepAbout('two-day itinerary'), ...finish({ text: 'Day 1: MAAT. Day 2: Gulbenkian.' }) },
       { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
-      { match: { phase: 'synthesize' }, json: { content: 'Sunny weekend at Casa Azul: MAAT, then Gulbenkian.' } },
+      {
+        match: { phase: 'synthesize' },
+        json: { content: 'Sunny weekend at Casa Azul: MAAT, then Gulbenkian.' },
+      },
     ];
     const model = createScriptedModel({ steps });
     const agent = createAgent({
@@ -188,15 +243,21 @@ describe('a refinement message mid-plan', () => {
     const seen: Observation[] = [];
     agent.subscribe((o) => seen.push(o));
     const first = await agent.send({ threadId: 't1', text: 'Plan my Lisbon weekend' });
-    expect(first.reply).toBe('Progress on "Lisbon": 2 of 3 steps done. Send "continue" to go on, or tell me what to change.');
+    expect(first.reply).toBe(
+      'Progress on "Lisbon": 2 of 3 steps done. Send "continue" to go on, or tell me what to change.',
+    );
     const second = await agent.send({ threadId: 't1', text: 'also check which museums are open' });
     expect(second.reply).toBe('Sunny weekend at Casa Azul: MAAT, then Gulbenkian.');
     expect(model.remaining()).toBe(0);
     expect(model.calls.filter((c) => c.phase === 'plan' || c.phase === 'predict')).toHaveLength(2);
     const refine = seen.find((o) => o.type === 'plan-update' && o.data.cause === 'refine');
     const changes = refine?.data.changes as TodoListChanges;
-    expect(changes.added).toMatchObject([{ id: 'item_4', description: 'Find museums open this weekend', position: 2 }]);
-    expect(changes.modified).toMatchObject([{ id: 'item_3', fields: ['dependsOn'], after: { dependsOn: ['item_1', 'item_2', 'item_4'] } }]);
+    expect(changes.added).toMatchObject([
+      { id: 'item_4', description: 'Find museums open this weekend', position: 2 },
+    ]);
+    expect(changes.modified).toMatchObject([
+      { id: 'item_3', fields: ['dependsOn'], after: { dependsOn: ['item_1', 'item_2', 'item_4'] } },
+    ]);
     const plans = seen.filter((o) => o.type === 'plan');
     expect(plans).toHaveLength(1);
     const plan = readPlanState((await agent.readThread('t1')).snapshot);

@@ -55,7 +55,8 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       );
     resume = completion.messages;
   }
-  const events: SkillLoopEvent[] = [];
+  // Calls made before a suspension (and the suspended call, now completed) count for this item too.
+  const events: SkillLoopEvent[] = resultsIn(resume);
   let enforcements = run.execution.enforcementRetries;
   for (;;) {
     const execution = await executeFlow({
@@ -285,6 +286,39 @@ async function completeSuspendedCall(
         },
   );
   return { kind: 'done', messages };
+}
+
+/** Tool results carried in resumed messages, as loop events (not recorded again). */
+function resultsIn(messages: readonly LanguageModelV3Message[]): SkillLoopEvent[] {
+  return messages.flatMap((message) =>
+    message.role !== 'tool'
+      ? []
+      : message.content.flatMap((part): SkillLoopEvent[] =>
+          part.type !== 'tool-result' || (part.output.type !== 'text' && part.output.type !== 'error-text')
+            ? []
+            : [
+                {
+                  type: 'tool-result',
+                  result:
+                    part.output.type === 'text'
+                      ? {
+                          status: 'success',
+                          callId: part.toolCallId,
+                          toolName: part.toolName,
+                          output: part.output.value,
+                          contextText: part.output.value,
+                        }
+                      : {
+                          status: 'error',
+                          callId: part.toolCallId,
+                          toolName: part.toolName,
+                          error: { category: 'server_error', message: part.output.value, retryable: false },
+                          contextText: part.output.value,
+                        },
+                },
+              ],
+        ),
+  );
 }
 
 function capText(text: string, max: number): string {
