@@ -247,4 +247,62 @@ describe('the plan loop', () => {
     const retry = model.calls.filter((c) => c.phase === 'plan')[1];
     expect(JSON.stringify(retry?.prompt)).toContain('a → b → a');
   });
+
+  it('lets an item ask for a missing slot, and resumes it with the answer', async () => {
+    const { agent, model } = setup([
+      { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+      {
+        match: { phase: 'plan' },
+        json: { title: 'Trip', items: [{ description: 'Find flights', flow: 'search_flights' }] },
+      },
+      {
+        match: { phase: 'skill', flow: 'search_flights' },
+        ...call('find_flights', { destination: 'Porto' }),
+      },
+      { match: { phase: 'skill', flow: 'search_flights' }, ...finish({ summary: 'TP123 to Porto' }) },
+      { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
+      { match: { phase: 'synthesize' }, json: { content: 'Fly TP123 to Porto.' } },
+    ]);
+    const first = await agent.send({ threadId: 't1', text: 'plan a trip' });
+    expect(first.status).toBe('needs-input');
+    expect(first.reply).toBe('Where to?');
+    const plan = readPlanState((await agent.readThread('t1')).snapshot);
+    expect(plan?.items[0]?.status).toBe('waiting');
+    expect(first.stack.map((f) => [f.name, f.status, f.planId])).toEqual([
+      ['plan', 'pending', undefined],
+      ['search_flights', 'active', plan?.id],
+    ]);
+    const second = await agent.send({ threadId: 't1', text: 'Porto' });
+    expect(second.reply).toBe('Fly TP123 to Porto.');
+    expect(model.remaining()).toBe(0);
+    expect(JSON.stringify(model.calls.find((c) => c.phase === 'skill')?.prompt)).toContain(
+      'destination: Porto',
+    );
+  });
+
+  it('lets an uncertain item ask the user after one retry, and goes on with the answer', async () => {
+    const uncertain = {
+      toolCalls: [
+        { toolName: 'finish_skill', input: { outcome: 'uncertain', reason: 'Which airport in London?' } },
+      ],
+    };
+    const { agent, model } = setup([
+      { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+      { match: { phase: 'plan' }, json: { title: 'Trip', items: [{ description: 'Pick the airport' }] } },
+      { match: stepAbout('Pick the airport'), ...uncertain },
+      { match: stepAbout('Pick the airport'), ...uncertain },
+      { match: stepAbout('Pick the airport'), ...finish({ text: 'Heathrow' }) },
+      { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
+      { match: { phase: 'synthesize' }, json: { content: 'Heathrow it is.' } },
+    ]);
+    const first = await agent.send({ threadId: 't1', text: 'plan my London trip' });
+    expect(first.reply).toBe('Which airport in London?');
+    const second = await agent.send({ threadId: 't1', text: 'Heathrow please' });
+    expect(second.reply).toBe('Heathrow it is.');
+    expect(model.remaining()).toBe(0);
+    expect(model.calls.filter((c) => c.phase === 'refine')).toEqual([]);
+    expect(JSON.stringify(model.calls.filter((c) => c.phase === 'skill').at(-1)?.prompt)).toContain(
+      'They answered: Heathrow please',
+    );
+  });
 });

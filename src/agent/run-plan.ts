@@ -44,6 +44,7 @@ export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promi
   const top = activeFlow(turn.snapshot.stack) as FlowInstance;
   const planFlowId = top.planId ?? top.id;
   const existing = readActivePlan(turn.snapshot, planFlowId);
+  if (!existing && top.planId !== undefined) return dropOrphans(turn, top.planId);
   const plan = existing ?? (await startPlan(runtime, top));
   if (!plan) return 'continue';
   const run: PlanRun = {
@@ -206,6 +207,18 @@ async function finishPlan(run: PlanRun): Promise<PlanStep> {
   turn.replyParts.push({ text: synthesis.content });
   observe(turn, 'synthesis', { planId: run.plan.id, ...synthesis }, run.plan.id);
   await run.save();
+  return 'continue';
+}
+
+/** Sub-flows whose plan is no longer active (it finished or was abandoned) are invalidated and popped. */
+function dropOrphans(turn: TurnState, planId: string): PlanStep {
+  const marked = turn.snapshot.stack.map((f) =>
+    f.planId === planId ? { ...f, status: 'invalid' as const } : f,
+  );
+  const popped = popFinishedFlows(marked);
+  turn.snapshot.stack = popped.stack;
+  for (const f of popped.popped)
+    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
   return 'continue';
 }
 
