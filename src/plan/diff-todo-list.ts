@@ -5,7 +5,7 @@
  * others shifts their positions but moves none of them.
  */
 import type { PositionedTodoItem, TodoItem, TodoItemChange, TodoListChanges } from '../spec/index.js';
-import { canonicalJson } from '../util/index.js';
+import { equalJson } from './internal/equal-json.js';
 
 export function diffTodoList(before: readonly TodoItem[], after: readonly TodoItem[]): TodoListChanges {
   const beforeIndex = new Map(before.map((item, position) => [item.id, position]));
@@ -32,9 +32,10 @@ export function diffTodoList(before: readonly TodoItem[], after: readonly TodoIt
         fields,
       });
   });
-  const removed = before
-    .map((item, position) => ({ ...item, position }))
-    .filter((item) => !afterIds.has(item.id));
+  const removed: PositionedTodoItem[] = [];
+  before.forEach((item, position) => {
+    if (!afterIds.has(item.id)) removed.push({ ...item, position });
+  });
   return { added, modified, removed };
 }
 
@@ -47,7 +48,7 @@ function changedFields(before: TodoItem, after: TodoItem): string[] {
   const keys = new Set([...Object.keys(before), ...Object.keys(after)]);
   const left = before as unknown as Record<string, unknown>;
   const right = after as unknown as Record<string, unknown>;
-  return [...keys].filter((key) => canonicalJson(left[key]) !== canonicalJson(right[key])).sort();
+  return [...keys].filter((key) => !equalJson(left[key], right[key])).sort();
 }
 
 /** Indexes (into `values`) of one longest strictly increasing subsequence; O(n log n). */

@@ -24,6 +24,18 @@ export type StructuredResult<T> =
   | { ok: true; value: T; text: string }
   | { ok: false; problem: string; text: string };
 
+/** JSON Schemas of the decision schemas, converted once: a conversion costs milliseconds, a lookup nothing. */
+const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+
+function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+  let converted = jsonSchemas.get(schema);
+  if (!converted) {
+    converted = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+    jsonSchemas.set(schema, converted);
+  }
+  return converted;
+}
+
 export async function callStructured<T>(options: StructuredCallOptions<T>): Promise<StructuredResult<T>> {
   const response = await callModel({
     model: options.model,
@@ -32,7 +44,7 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
     responseFormat: {
       type: 'json',
       name: options.name,
-      schema: z.toJSONSchema(options.schema, { target: 'draft-7' }) as Record<string, unknown>,
+      schema: jsonSchemaOf(options.schema),
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
