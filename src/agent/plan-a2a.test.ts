@@ -166,7 +166,12 @@ describe('A2A delegation inside a plan', () => {
     expect(first.reply).toBe("Waiting for you: Agent 'research' asks: For which year?");
     let plan = readPlanState((await agent.readThread('t1')).snapshot);
     expect(plan?.items[0]?.status).toBe('waiting');
-    expect(plan?.waiting).toMatchObject({ kind: 'tool', toolName: 'delegate_to_agent', callId: 'call-d1' });
+    expect(plan?.waiting).toMatchObject({
+      kind: 'skill',
+      suspension: 'tool',
+      toolName: 'delegate_to_agent',
+      callId: 'call-d1',
+    });
     expect(seen.find((o) => o.type === 'suspended')?.parentId).toBe(plan?.items[0]?.id);
 
     const second = await agent.send({ threadId: 't1', text: '2025' });

@@ -246,7 +246,7 @@ describe('failed items under each failure policy', () => {
   });
 
   it('sends back a step that skipped its required tool, then fails it when it never calls it', async () => {
-    const { agent, model, seen } = setup(
+    const { agent, model } = setup(
       [
         { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
         { match: { phase: 'plan' }, json: { title: 'x', items: [plan.items[0]] } },
@@ -259,9 +259,8 @@ describe('failed items under each failure policy', () => {
     await agent.send({ threadId: 't1', text: 'sales' });
     expect(model.calls.filter((c) => c.phase === 'skill')).toHaveLength(3);
     expect(JSON.stringify(model.calls.filter((c) => c.phase === 'skill')[1]?.prompt)).toContain(
-      'You answered without calling query_archive',
+      "this step requires calling 'query_archive'",
     );
-    expect(seen.filter((o) => o.type === 'error' && o.data.phase === 'enforcement')).toHaveLength(2);
     const state = readPlanState((await agent.readThread('t1')).snapshot);
     expect(state?.items[0]).toMatchObject({
       status: 'failed',

@@ -20,12 +20,18 @@ afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
 
-function manualClock(): Clock & { advance(ms: number): void } {
-  let now = 1_000_000;
-  const advance = (ms: number) => {
-    now += ms;
+/**
+ * A clock that stands still, and whose sleeps never end: a process "killed" while it waits on the
+ * model stays stopped (its idle timers never fire), as a real killed process would.
+ */
+function manualClock(now = 1_000_000): Clock {
+  return {
+    now: () => now,
+    sleep: (_ms, signal) =>
+      new Promise<void>((_resolve, reject) => {
+        signal?.addEventListener('abort', () => reject(signal.reason), { once: true });
+      }),
   };
-  return { now: () => now, sleep: async (ms) => advance(ms), advance };
 }
 
 /** A fresh agent on the thread's SQLite file: what a restarted process would build. */
@@ -112,13 +118,13 @@ describe('a plan survives a restart between any two items', () => {
     for (const point of crashPoints) {
       const path = join(dir, `crash-${point}.db`);
       const domain = createTripDomain();
-      const clock = manualClock();
       const hung = hangAt(createTripPlanModel(), point);
-      const first = freshAgent(path, hung.model, domain, { clock });
+      const first = freshAgent(path, hung.model, domain, { clock: manualClock() });
       void first.agent.send({ threadId: 't', text: request });
       const phase = await hung.reached;
-      clock.advance(defaultAgentLimits.leaseTtlMs + 1);
-      const second = freshAgent(path, createTripPlanModel(), domain, { clock });
+      // The new process comes up after the dead one's lease ran out.
+      const later = manualClock(1_000_000 + defaultAgentLimits.leaseTtlMs + 1);
+      const second = freshAgent(path, createTripPlanModel(), domain, { clock: later });
       const result = await second.agent.send({ threadId: 't', text: 'continue' });
       expect({ point, phase, reply: result.reply }).toEqual({ point, phase, reply: baseline.reply });
       expect({ point, executions: domain.executions }).toEqual({
@@ -138,7 +144,6 @@ describe('a plan survives a restart between any two items', () => {
   it('an abandoned plan leaves no sub-flow behind', async () => {
     const path = join(dir, 'abandon.db');
     const domain = createTripDomain();
-    const clock = manualClock();
     // Crash inside the second item, so its sub-flow is on the stack above the Plan flow.
     const reference = createTripPlanModel();
     await freshAgent(join(dir, 'abandon-ref.db'), reference, createTripDomain()).agent.send({
@@ -150,7 +155,7 @@ describe('a plan survives a restart between any two items', () => {
         (c, i) => c.flow === 'check_weather' && reference.calls[i + 1]?.flow === 'check_weather',
       ) + 2;
     const hung = hangAt(createTripPlanModel(), secondItemToolCall);
-    const first = freshAgent(path, hung.model, domain, { clock });
+    const first = freshAgent(path, hung.model, domain, { clock: manualClock() });
     void first.agent.send({ threadId: 't', text: request });
     await hung.reached;
     const before = (await first.agent.readThread('t')).snapshot;
@@ -159,8 +164,9 @@ describe('a plan survives a restart between any two items', () => {
       ['plan', 'pending', undefined],
       ['check_weather', 'active', planId],
     ]);
-    clock.advance(defaultAgentLimits.leaseTtlMs + 1);
-    const second = freshAgent(path, createTripPlanModel(), domain, { clock });
+    const second = freshAgent(path, createTripPlanModel(), domain, {
+      clock: manualClock(1_000_000 + defaultAgentLimits.leaseTtlMs + 1),
+    });
     const result = await second.agent.send({ threadId: 't', text: 'stop, forget the plan' });
     expect(result.reply).toBe('I stopped the plan "Weekend in Lisbon" after 1 of 4 steps.');
     expect(result.stack).toEqual([]);

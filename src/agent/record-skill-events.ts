@@ -28,7 +28,7 @@ export function recordSkillEvents(
         { callId: result.callId, toolName: result.toolName, status: result.status },
         parentId,
       );
-    } else {
+    } else if (event.type === 'thoughts') {
       observe(turn, 'thoughts', { text: event.text }, parentId);
     }
   }

@@ -1,23 +1,17 @@
 /**
  * Runs one plan item as a sub-flow (seed 002 outer loop steps 2–4): `in_progress` is saved before it
- * runs; its skill sees the plan and every earlier step's output; a step that skips its required tools
- * is sent back (TAEF, bounded); a question, a slot to fill or a suspended tool makes the item wait for
- * the user; a waiting item resumes where it stopped, with the user's answer as the suspended call's
- * result (or, for `delegate_to_agent`, the remote task's result once the answer reached it).
+ * runs; its skill sees the plan and every earlier step's output and must call the item's required tools
+ * (the skill loop enforces them); a question, a slot to fill or a suspended skill makes the item wait for
+ * the user; a waiting item resumes where it stopped — a suspended run from its checkpoint, with the
+ * user's answer as the waiting call's result (or, for `delegate_to_agent`, the remote task's result once
+ * the answer reached it).
  */
 import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { answerDelegation, delegateToAgentToolName } from '../a2a/index.js';
 import { StackDepthError } from '../errors/index.js';
 import { activeFlow, fillSlotsByLabel, pushFlow } from '../flow/index.js';
-import type { SkillLoopEvent } from '../loop/index.js';
-import {
-  describePlan,
-  itemFlowSpec,
-  missingRequiredTools,
-  renderStepOutputs,
-  startItem,
-  updateItem,
-} from '../plan/index.js';
+import { resumeSkillLoopState, type SkillLoopEvent, type SkillLoopState } from '../loop/index.js';
+import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
 import { executeFlow, recover } from '../policy/index.js';
 import type { FlowInstance, FlowSpec, JsonValue, PlanWaiting, TodoItem } from '../spec/index.js';
 import { type PlanRun, setItemStatus, setPlan } from './plan-run.js';
@@ -26,6 +20,8 @@ import { settlePlanItem } from './settle-plan-item.js';
 import { observe, record } from './turn-state.js';
 
 export type ItemResult = 'settled' | 'stop' | 'synthesize';
+
+type SkillWaiting = Extract<PlanWaiting, { kind: 'skill' }>;
 
 export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   const { turn } = run;
@@ -40,24 +36,19 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
     return settlePlanItem(run, { item: started, status: 'failed', result: flow, events: [] });
   await run.save();
 
-  let resume: LanguageModelV3Message[] = [];
   let note = '';
+  let resume: { messages: LanguageModelV3Message[]; state: SkillLoopState } | undefined;
   if (waiting?.kind === 'question')
     note = `You asked the user: "${waiting.question}". They answered: ${waiting.feedback ?? '(see the conversation)'}`;
-  if (waiting?.kind === 'tool') {
-    const completion = await completeSuspendedCall(run, started, waiting);
-    if (completion.kind === 'waiting')
-      return waitForUser(
-        run,
-        started,
-        { ...waiting, reason: completion.reason, feedback: undefined },
-        completion.reason,
-      );
-    resume = completion.messages;
+  if (waiting?.kind === 'skill') {
+    const resumed = await resumeSuspendedRun(run, started, waiting);
+    if (resumed.kind === 'waiting') return waitForUser(run, started, resumed.waiting, resumed.waiting.reason);
+    if (resumed.kind === 'declined')
+      return settlePlanItem(run, { item: started, status: 'failed', result: resumed.reason, events: [] });
+    resume = resumed.resume;
   }
-  // Calls made before a suspension (and the suspended call, now completed) count for this item too.
-  const events: SkillLoopEvent[] = resultsIn(resume);
-  let enforcements = run.execution.enforcementRetries;
+  // Results of calls made before a suspension belong to this item's output too.
+  const earlier = resultsIn(resume?.messages ?? []);
   for (;;) {
     const execution = await executeFlow({
       flow,
@@ -65,9 +56,12 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       tools: run.tools,
       model: run.model,
       persona: run.persona,
-      context: [planContext(run, started, note), ...run.context, ...resume],
+      context: [planContext(run, started, note), ...run.context],
       batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId },
       maxIterations: run.execution.maxIterations,
+      limits: { enforcementRetries: run.execution.enforcementRetries },
+      ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
+      ...(resume ? { resume } : {}),
       ...(run.stream ? { stream: true } : {}),
       ...(run.signal ? { signal: run.signal } : {}),
     });
@@ -76,7 +70,7 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
         item: started,
         status: 'failed',
         result: execution.problems.join(' '),
-        events,
+        events: earlier,
       });
     if (execution.kind === 'ask') {
       turn.snapshot.pending = execution.question;
@@ -89,43 +83,28 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       return waitForUser(run, started, { kind: 'slot', itemId: started.id });
     }
     recordSkillEvents(turn, execution.loop.events, started.id);
-    events.push(...execution.loop.events);
+    const events = [...earlier, ...execution.loop.events];
     const { outcome } = execution;
     if (outcome.outcome === 'success') {
-      const missing = started.stepType === 'tool' ? missingRequiredTools(started.requiredTools, events) : [];
-      if (missing.length === 0)
-        return settlePlanItem(run, {
-          item: started,
-          status: 'completed',
-          result: outcome.data,
-          events,
-          scratchpad: outcome.scratchpadEntries,
-        });
-      if (enforcements === 0)
+      const validation = execution.loop.validation;
+      if (validation && !validation.passed)
         return settlePlanItem(run, {
           item: started,
           status: 'failed',
-          result: `The step ended without calling its required tools: ${missing.join(', ')}.`,
+          result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
           events,
         });
-      enforcements -= 1;
-      observe(turn, 'error', { phase: 'enforcement', missing, retriesLeft: enforcements }, started.id);
-      resume = [
-        ...resume,
-        ...execution.loop.messages,
-        {
-          role: 'user',
-          content: [
-            {
-              type: 'text',
-              text: `You answered without calling ${missing.join(', ')}. Call ${missing.length > 1 ? 'them' : 'it'} now and use the real result; never invent a tool's result.`,
-            },
-          ],
-        },
-      ];
-    } else if (outcome.outcome === 'failure') {
+      return settlePlanItem(run, {
+        item: started,
+        status: 'completed',
+        result: outcome.data,
+        events,
+        scratchpad: outcome.scratchpadEntries,
+      });
+    }
+    if (outcome.outcome === 'failure')
       return settlePlanItem(run, { item: started, status: 'failed', result: outcome.message, events });
-    } else if (outcome.outcome === 'uncertain') {
+    if (outcome.outcome === 'uncertain') {
       const action = recover(flow, outcome);
       if (action.action === 'escalate')
         return waitForUser(
@@ -137,29 +116,24 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       flow = { ...flow, retries: flow.retries + 1 };
       const retried = flow;
       turn.snapshot.stack = turn.snapshot.stack.map((f) => (f.id === retried.id ? retried : f));
-    } else {
-      turn.suspended = true;
-      observe(
-        turn,
-        'suspended',
-        { callId: outcome.callId, toolName: outcome.toolName, reason: outcome.reason },
-        started.id,
-      );
-      const messages = [...resume, ...execution.loop.messages] as unknown as JsonValue[];
-      return waitForUser(
-        run,
-        started,
-        {
-          kind: 'tool',
-          itemId: started.id,
-          callId: outcome.callId,
-          toolName: outcome.toolName,
-          reason: outcome.reason,
-          messages,
-        },
-        `Waiting for you: ${outcome.reason}`,
-      );
+      resume = undefined;
+      continue;
     }
+    turn.suspended = true;
+    observe(turn, 'suspended', { ...outcome }, started.id);
+    const suspended: SkillWaiting = {
+      kind: 'skill',
+      itemId: started.id,
+      suspension: outcome.kind,
+      reason: outcome.reason,
+      messages: execution.loop.messages as unknown as JsonValue[],
+      state: execution.loop.state as unknown as JsonValue,
+    };
+    if (outcome.kind === 'tool' || outcome.kind === 'escalate') {
+      suspended.callId = outcome.callId;
+      suspended.toolName = outcome.toolName;
+    }
+    return waitForUser(run, started, suspended, `Waiting for you: ${outcome.reason}`);
   }
 }
 
@@ -219,18 +193,29 @@ async function waitForUser(
   return 'stop';
 }
 
-type Completion = { kind: 'done'; messages: LanguageModelV3Message[] } | { kind: 'waiting'; reason: string };
+type Resumed =
+  | { kind: 'resume'; resume: { messages: LanguageModelV3Message[]; state: SkillLoopState } }
+  | { kind: 'waiting'; waiting: SkillWaiting }
+  | { kind: 'declined'; reason: string };
 
 /**
- * Completes a suspended call from the user's answer: for `delegate_to_agent` the answer goes to the
- * remote task and its result becomes the call's result; for any other tool the answer is the result.
+ * Continues a suspended run with the user's answer. A waiting call is completed, never executed again
+ * (DESIGN.md invariant 6): for `delegate_to_agent` the answer goes to the remote task and its result
+ * is the call's result; for any other call the answer is the result. A run that asked whether to go on
+ * goes on unless the answer says no.
  */
-async function completeSuspendedCall(
-  run: PlanRun,
-  item: TodoItem,
-  waiting: Extract<PlanWaiting, { kind: 'tool' }>,
-): Promise<Completion> {
+async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWaiting): Promise<Resumed> {
   const feedback = waiting.feedback ?? '';
+  const messages = waiting.messages as unknown as LanguageModelV3Message[];
+  const state = resumeSkillLoopState(waiting.state as unknown as SkillLoopState, {
+    now: run.turn.clock.now(),
+    confirmed: waiting.suspension === 'confirm-continue' || waiting.suspension === 'user-stop',
+  });
+  if (waiting.callId === undefined || waiting.toolName === undefined) {
+    if (/^\s*(no|stop|cancel|don't|do not)\b/i.test(feedback))
+      return { kind: 'declined', reason: `The user chose not to go on: ${feedback}` };
+    return { kind: 'resume', resume: { messages, state } };
+  }
   let text = `The user answered: ${feedback}`;
   let isError = false;
   if (waiting.toolName === delegateToAgentToolName && run.delegation) {
@@ -240,8 +225,11 @@ async function completeSuspendedCall(
       text: feedback,
       ...(run.signal ? { signal: run.signal } : {}),
     });
-    if (outcome.status === 'input-required')
-      return { kind: 'waiting', reason: `Agent '${outcome.agentId}' asks: ${outcome.question}` };
+    if (outcome.status === 'input-required') {
+      const reason = `Agent '${outcome.agentId}' asks: ${outcome.question}`;
+      const { feedback: _answered, ...still } = waiting;
+      return { kind: 'waiting', waiting: { ...still, reason } };
+    }
     isError = outcome.status === 'failed';
     text =
       outcome.status === 'completed'
@@ -254,27 +242,23 @@ async function completeSuspendedCall(
         : `Error (server_error) from tool '${delegateToAgentToolName}': ${outcome.message}`;
   }
   text = capText(run.batch.redact.text(text), run.batch.maxContextChars);
+  const { callId, toolName } = waiting;
   record(run.turn, 'tool-result', {
     flowId: item.id,
-    callId: waiting.callId,
-    toolName: waiting.toolName,
+    callId,
+    toolName,
     status: isError ? 'error' : 'success',
     contextText: text,
   });
-  observe(run.turn, 'resumed', { callId: waiting.callId, toolName: waiting.toolName }, item.id);
-  observe(
-    run.turn,
-    'tool-execution',
-    { callId: waiting.callId, toolName: waiting.toolName, status: isError ? 'error' : 'success' },
-    item.id,
-  );
-  const messages = (waiting.messages as unknown as LanguageModelV3Message[]).map((message) =>
+  observe(run.turn, 'resumed', { callId, toolName }, item.id);
+  observe(run.turn, 'tool-execution', { callId, toolName, status: isError ? 'error' : 'success' }, item.id);
+  const completed = messages.map((message) =>
     message.role !== 'tool'
       ? message
       : {
           ...message,
           content: message.content.map((part) =>
-            part.type === 'tool-result' && part.toolCallId === waiting.callId
+            part.type === 'tool-result' && part.toolCallId === callId
               ? {
                   ...part,
                   output: isError
@@ -285,39 +269,34 @@ async function completeSuspendedCall(
           ),
         },
   );
-  return { kind: 'done', messages };
+  const succeededTools = isError ? state.succeededTools : [...new Set([...state.succeededTools, toolName])];
+  return { kind: 'resume', resume: { messages: completed, state: { ...state, succeededTools } } };
 }
 
-/** Tool results carried in resumed messages, as loop events (not recorded again). */
+/** Tool results carried in a resumed transcript, as loop events for the step output (not recorded again). */
 function resultsIn(messages: readonly LanguageModelV3Message[]): SkillLoopEvent[] {
   return messages.flatMap((message) =>
     message.role !== 'tool'
       ? []
-      : message.content.flatMap((part): SkillLoopEvent[] =>
-          part.type !== 'tool-result' || (part.output.type !== 'text' && part.output.type !== 'error-text')
-            ? []
-            : [
-                {
-                  type: 'tool-result',
-                  result:
-                    part.output.type === 'text'
-                      ? {
-                          status: 'success',
-                          callId: part.toolCallId,
-                          toolName: part.toolName,
-                          output: part.output.value,
-                          contextText: part.output.value,
-                        }
-                      : {
-                          status: 'error',
-                          callId: part.toolCallId,
-                          toolName: part.toolName,
-                          error: { category: 'server_error', message: part.output.value, retryable: false },
-                          contextText: part.output.value,
-                        },
-                },
-              ],
-        ),
+      : message.content.flatMap((part): SkillLoopEvent[] => {
+          if (part.type !== 'tool-result') return [];
+          const value =
+            part.output.type === 'text' || part.output.type === 'error-text' ? part.output.value : '';
+          const base = { callId: part.toolCallId, toolName: part.toolName, contextText: value };
+          return [
+            {
+              type: 'tool-result',
+              result:
+                part.output.type === 'error-text'
+                  ? {
+                      ...base,
+                      status: 'error',
+                      error: { category: 'server_error', message: value, retryable: false },
+                    }
+                  : { ...base, status: 'success', output: value },
+            },
+          ];
+        }),
   );
 }
 

@@ -1,14 +1,16 @@
 /**
- * `ExecutionConfig` (seed 002): its defaults, declared once here (DESIGN.md §5), and its resolution
+ * `ExecutionConfig` (seed 002): its defaults (the skill loop's own for a simple task, the step output bound
+ * declared here; DESIGN.md §5), and its resolution
  * call > thread > agent. A value that is not a positive whole number (or, for `delegation`, a boolean)
  * is a `ConfigurationError`, raised before anything runs.
  */
 import { ConfigurationError } from '../errors/index.js';
+import { defaultSkillLoopLimits } from '../loop/index.js';
 import type { ExecutionConfig } from '../spec/index.js';
 
 export const defaultExecutionConfig: Readonly<ExecutionConfig> = {
-  maxIterations: 5,
-  enforcementRetries: 2,
+  maxIterations: defaultSkillLoopLimits.simple.maxIterations,
+  enforcementRetries: defaultSkillLoopLimits.simple.enforcementRetries,
   maxStepOutputChars: 60_000,
   delegation: false,
 };

@@ -66,7 +66,6 @@ export {
   updateItem,
 } from './todo-list.js';
 export {
-  missingRequiredTools,
   readUpdatedPlan,
   updatePlanTool,
   updatePlanToolName,

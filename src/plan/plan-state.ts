@@ -31,12 +31,14 @@ const waitingSchema = z.discriminatedUnion('kind', [
     feedback: z.string().optional(),
   }),
   z.strictObject({
-    kind: z.literal('tool'),
+    kind: z.literal('skill'),
     itemId: z.string(),
-    callId: z.string(),
-    toolName: z.string(),
+    suspension: z.enum(['tool', 'escalate', 'confirm-continue', 'user-stop']),
+    callId: z.string().optional(),
+    toolName: z.string().optional(),
     reason: z.string(),
     messages: z.array(z.json()),
+    state: z.json(),
     feedback: z.string().optional(),
   }),
 ]);

@@ -52,16 +52,3 @@ export function readUpdatedPlan(
   }
   return proposal;
 }
-
-/** Required tools the step never called successfully (seed 002 TAEF). */
-export function missingRequiredTools(
-  required: readonly string[],
-  events: readonly SkillLoopEvent[],
-): string[] {
-  const called = new Set(
-    events.flatMap((e) =>
-      e.type === 'tool-result' && e.result.status === 'success' ? [e.result.toolName] : [],
-    ),
-  );
-  return required.filter((tool) => !called.has(tool));
-}

@@ -78,13 +78,17 @@ export type PlanWaiting =
   | { kind: 'slot'; itemId: string }
   | { kind: 'question'; itemId: string; question: string; feedback?: string }
   | {
-      kind: 'tool';
+      /** The item's skill run is suspended (seed 002 HITL; the skill loop's suspension kinds). */
+      kind: 'skill';
       itemId: string;
-      callId: string;
-      toolName: string;
+      suspension: 'tool' | 'escalate' | 'confirm-continue' | 'user-stop';
+      /** The call that waits, for `tool` and `escalate`. */
+      callId?: string;
+      toolName?: string;
       reason: string;
-      /** The item's skill messages up to the suspended call, to continue from exactly there. */
+      /** The run's checkpoint: its messages and loop state, to continue from exactly there. */
       messages: JsonValue[];
+      state: JsonValue;
       feedback?: string;
     };
 
