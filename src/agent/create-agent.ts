@@ -3,12 +3,21 @@
  * docs/architecture/turn-loop.md.
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { prepareInput } from '../nlu/index.js';
 import { createObservationBus, createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
+import {
+  checkExecutionConfig,
+  defaultPlanOptions,
+  planFlow,
+  resolveExecutionConfig,
+  updatePlanTool,
+} from '../plan/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
+import type { ExecutionConfig } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   createMemoryRateLimiter,
@@ -21,7 +30,10 @@ import { randomIdGenerator, systemClock } from '../util/index.js';
 import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult } from './agent-types.js';
 import { commitTurn } from './commit-turn.js';
 import { defaultAgentLimits } from './default-limits.js';
+import type { RunFlowsOptions } from './flow-run-context.js';
 import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
+import type { PlanRuntime } from './plan-run.js';
+import { routePlanMessage } from './route-plan-message.js';
 import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
 import { observe, record, type TurnState } from './turn-state.js';
@@ -50,7 +62,28 @@ export function createAgent(options: AgentOptions): Agent {
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
   const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
-  const tools = createToolSet(options.tools ?? []);
+  // Plans (docs/decisions/0008-plans.md): on with `plan`, or when the domain has its own Plan flow.
+  const planning =
+    options.plan === undefined ? options.flows.some((f) => f.intent === 'plan') : options.plan !== false;
+  const planSettings = { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) };
+  if (planning && !options.flows.some((f) => f.intent === 'plan'))
+    flows.set(planFlow.name, toFlowDefinition(planFlow));
+  const delegation =
+    options.a2a && options.a2a.agents.length > 0
+      ? {
+          pool: createA2AClientPool(options.a2a.agents),
+          store,
+          clock,
+          limits: { ...defaultA2ADelegationLimits, ...options.a2a.limits },
+        }
+      : undefined;
+  const agentTools = [
+    ...(options.tools ?? []),
+    ...(delegation ? [createDelegateToAgentTool(delegation)] : []),
+  ];
+  const tools = createToolSet(agentTools);
+  const planTools = planning ? createToolSet([...agentTools, updatePlanTool]) : tools;
+  assertExecution(options.execution, 'agent');
   const bus = createObservationBus();
   const owner = ids('agent');
   const persona = options.persona ?? defaultPersona;
@@ -67,6 +100,8 @@ export function createAgent(options: AgentOptions): Agent {
 
   async function send(sendOptions: SendOptions): Promise<TurnResult> {
     const text = prepareInput(sendOptions.text, { maxChars: limits.maxInputChars });
+    assertExecution(sendOptions.execution, 'call');
+    assertExecution(sendOptions.threadExecution, 'thread');
     const { threadId } = sendOptions;
     const leased = await store.acquireLease({ threadId, owner, ttlMs: limits.leaseTtlMs, now: clock.now() });
     if (!leased) throw new ThreadBusyError({ threadId });
@@ -152,33 +187,38 @@ export function createAgent(options: AgentOptions): Agent {
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     };
+    const flowOptions: Omit<RunFlowsOptions, 'turn'> = {
+      ...common,
+      flows,
+      tools: instrumentTools(tools, telemetry),
+      persona,
+      batch,
+      limits,
+      telemetry,
+      ids,
+      history: [...history, { role: 'user', text }],
+      ...(options.preferences ? { preferences: options.preferences } : {}),
+      ...(options.domain ? { domain: options.domain } : {}),
+    };
+    const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
     try {
-      await routeTurn({
-        ...common,
-        turn,
-        text,
-        flows,
-        rules: options.rules ?? [],
-        ids,
-        maxStackDepth: limits.maxStackDepth,
-        history,
-        persona,
-        ...(options.domain ? { domain: options.domain } : {}),
-      });
-      await runFlows({
-        ...common,
-        turn,
-        flows,
-        tools: instrumentTools(tools, telemetry),
-        persona,
-        batch,
-        limits,
-        telemetry,
-        ids,
-        history: [...history, { role: 'user', text }],
-        ...(options.preferences ? { preferences: options.preferences } : {}),
-        ...(options.domain ? { domain: options.domain } : {}),
-      });
+      const handled = plan
+        ? await routePlanMessage({ ...plan, turn, text, rules: options.rules ?? [] })
+        : false;
+      if (!handled)
+        await routeTurn({
+          ...common,
+          turn,
+          text,
+          flows,
+          rules: options.rules ?? [],
+          ids,
+          maxStackDepth: limits.maxStackDepth,
+          history,
+          persona,
+          ...(options.domain ? { domain: options.domain } : {}),
+        });
+      await runFlows({ ...flowOptions, turn, ...(plan ? { plan } : {}) });
     } catch (error) {
       // A model that fails while routing ends the turn with an error reply; the user's message is kept.
       if (!ModelError.isInstance(error)) throw error;
@@ -211,6 +251,43 @@ export function createAgent(options: AgentOptions): Agent {
     };
     if (pending) result.pending = pending;
     return result;
+  }
+
+  /** What the plan loop needs for this turn; thread execution settings are saved with the thread. */
+  function planRuntime(
+    turn: TurnState,
+    sendOptions: SendOptions,
+    flowOptions: Omit<RunFlowsOptions, 'turn'>,
+  ): PlanRuntime {
+    const saved = turn.snapshot.extensions.execution as Partial<ExecutionConfig> | undefined;
+    const thread = { ...saved, ...sendOptions.threadExecution };
+    if (sendOptions.threadExecution)
+      turn.snapshot.extensions = { ...turn.snapshot.extensions, execution: thread };
+    const execution = resolveExecutionConfig({
+      agent: options.execution,
+      thread,
+      call: sendOptions.execution,
+    });
+    return {
+      ...flowOptions,
+      tools: flowOptions.telemetry ? instrumentTools(planTools, flowOptions.telemetry) : planTools,
+      ids,
+      settings: planSettings,
+      execution,
+      store,
+      save: async () => {
+        await commitTurn(turn, store, bus);
+        // A long plan keeps its lease; one that lost it stops rather than race another worker.
+        const renewed = await store.acquireLease({
+          threadId: turn.threadId,
+          owner,
+          ttlMs: limits.leaseTtlMs,
+          now: clock.now(),
+        });
+        if (!renewed) throw new ThreadBusyError({ threadId: turn.threadId });
+      },
+      ...(delegation ? { delegation } : {}),
+    };
   }
 
   function commitTurnWithResponse(turn: TurnState, reply: string, status: string) {
@@ -248,6 +325,12 @@ export function createAgent(options: AgentOptions): Agent {
 /** The agent's tools for one turn, each reporting its executions to the turn's telemetry. */
 function instrumentTools(tools: ToolSet, telemetry: TurnTelemetry): ToolSet {
   return new Map([...tools].map(([name, tool]) => [name, telemetry.wrapTool(tool)]));
+}
+
+function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: string): void {
+  const problems = config ? checkExecutionConfig(config) : [];
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: `The ${layer} execution settings are invalid.`, problems });
 }
 
 function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {

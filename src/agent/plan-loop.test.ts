@@ -269,7 +269,7 @@ describe('the plan loop', () => {
     const plan = readPlanState((await agent.readThread('t1')).snapshot);
     expect(plan?.items[0]?.status).toBe('waiting');
     expect(first.stack.map((f) => [f.name, f.status, f.planId])).toEqual([
-      ['plan', 'pending', undefined],
+      ['plan', 'pending', plan?.id],
       ['search_flights', 'active', plan?.id],
     ]);
     const second = await agent.send({ threadId: 't1', text: 'Porto' });

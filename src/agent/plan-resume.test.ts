@@ -161,7 +161,7 @@ describe('a plan survives a restart between any two items', () => {
     const before = (await first.agent.readThread('t')).snapshot;
     const planId = readPlanState(before)?.id;
     expect(before.stack.map((f) => [f.name, f.status, f.planId])).toEqual([
-      ['plan', 'pending', undefined],
+      ['plan', 'pending', planId],
       ['check_weather', 'active', planId],
     ]);
     const second = freshAgent(path, createTripPlanModel(), domain, {

@@ -3,7 +3,6 @@
  * writing the plan back with a `plan-update` observation of exactly what changed, reporting an item's
  * status change, and the step output table as read once per turn.
  */
-import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DelegationContext } from '../a2a/index.js';
 import {
   diffTodoList,
@@ -17,38 +16,29 @@ import {
 } from '../plan/index.js';
 import type {
   ExecutionConfig,
-  FlowSpec,
   PlanState,
   StateStore,
   StepOutputEntry,
   TodoItem,
   TodoItemStatus,
 } from '../spec/index.js';
-import type { ToolBatchContext, ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
-import type { AgentLimits } from './agent-types.js';
+import type { RunFlowsOptions } from './flow-run-context.js';
 import { observe, type TurnState } from './turn-state.js';
 
-/** Everything the agent hands the plan loop for one turn. */
-export interface PlanRuntime {
-  flows: ReadonlyMap<string, FlowSpec>;
-  /** The agent's tools plus `update_plan` (and `delegate_to_agent` when A2A agents are configured). */
-  tools: ToolSet;
-  model: LanguageModelV3;
-  persona: string;
-  context: LanguageModelV3Prompt;
-  batch: Omit<ToolBatchContext, 'tools'>;
-  limits: AgentLimits;
+/**
+ * Everything the agent hands the plan loop for one turn: what the flow loop gets (its `tools` are the
+ * agent's plus `update_plan`, and `delegate_to_agent` when A2A agents are configured), and the plan's own.
+ */
+export interface PlanRuntime extends Omit<RunFlowsOptions, 'turn' | 'ids'> {
+  ids: IdGenerator;
   settings: PlanOptions;
   execution: ExecutionConfig;
-  ids: IdGenerator;
   store: StateStore;
   /** Saves the turn so far (snapshot, history rows, observations) and publishes what it saved. */
   save: () => Promise<void>;
   /** Present when A2A agents are configured: answers a delegated task's question. */
   delegation?: DelegationContext;
-  stream?: boolean;
-  signal?: AbortSignal;
 }
 
 /** One plan being run in one turn. */
@@ -71,7 +61,7 @@ export function planModelContext(run: PlanRuntime): PlanModelContext {
 
 /** What items may run as and require, as the planner sees it and as validation checks it. */
 export function planCatalog(run: PlanRuntime): { view: PlanCatalogView; catalog: PlanCatalog } {
-  const flows = [...run.flows.values()].filter((f) => f.intent !== 'plan');
+  const flows = [...run.flows.values()].filter((f) => f.intent !== 'plan' && f.intent !== 'internal');
   const hidden = new Set(['update_plan', ...(run.execution.delegation ? [] : ['delegate_to_agent'])]);
   const tools = [...run.tools.values()].filter((t) => !hidden.has(t.name));
   const agents = run.execution.delegation && run.delegation ? [...run.delegation.pool.agents.values()] : [];
@@ -126,7 +116,7 @@ export function setItemStatus(run: PlanRun, items: TodoItem[], itemId: string, f
 }
 
 /** Writes the plan into the turn's snapshot (in place: the turn's phases share that snapshot object). */
-export function setPlan(run: PlanRun, plan: PlanState): void {
+export function setPlan(run: { turn: TurnState; plan: PlanState }, plan: PlanState): void {
   run.plan = plan;
   run.turn.snapshot.extensions = writePlanState(run.turn.snapshot, plan).extensions;
 }

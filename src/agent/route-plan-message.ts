@@ -1,12 +1,15 @@
 /**
- * A message that arrives while a plan is active (seed 002 stage 3, "follow-up query"): when the plan
- * waits for an answer, the message is that answer; otherwise it refines the plan instead of starting a
- * new one — rewritten, kept, or abandoned at the user's wish. A message about something else is routed
- * as usual, and the plan waits below the new flow. Returns whether the message was handled here.
+ * A message that arrives while a plan is active (seed 002 stage 3, "follow-up query"). When the plan
+ * waits for an answer, the message is that answer; "stop" or "cancel" (the decision layer's built-in)
+ * abandons the plan; other built-ins (greetings, help …) are routed as usual. Otherwise the message
+ * refines the plan instead of starting a new one — rewritten, kept, or abandoned at the user's wish —
+ * and a message about something else is routed as usual while the plan waits below the new flow.
+ * Returns whether the message was handled here.
  */
-
 import { activeFlow } from '../flow/index.js';
-import { abandonPlan, decideRefinement, readActivePlan, sanitizeUpdatedPlan } from '../plan/index.js';
+import { decideRoute } from '../nlu/index.js';
+import { cancelOpenItems, decideRefinement, readActivePlan, sanitizeUpdatedPlan } from '../plan/index.js';
+import type { PlanState } from '../spec/index.js';
 import {
   type PlanRun,
   type PlanRuntime,
@@ -15,17 +18,27 @@ import {
   setPlan,
   updatePlanItems,
 } from './plan-run.js';
+import { endFlow } from './plan-stack.js';
+import { retireStalePlan } from './run-plan.js';
 import { observe, type TurnState } from './turn-state.js';
 
 export async function routePlanMessage(
-  runtime: PlanRuntime & { turn: TurnState; text: string },
+  runtime: PlanRuntime & { turn: TurnState; text: string; rules: Parameters<typeof decideRoute>[0]['rules'] },
 ): Promise<boolean> {
   const { turn } = runtime;
+  retireStalePlan(turn);
   const plan = readActivePlan(turn.snapshot);
   if (!plan || turn.snapshot.pending) return false;
   const top = activeFlow(turn.snapshot.stack);
   if (!top || (top.id !== plan.id && top.planId !== plan.id)) return false;
   const run: PlanRun = { ...runtime, plan, outputs: new Map() };
+  const decision = decideRoute({ text: runtime.text, rules: runtime.rules, flows: runtime.flows });
+  if (decision?.kind === 'built-in') {
+    if (decision.builtIn !== 'cancel') return false;
+    observe(turn, 'intent', { source: 'fast-path', builtIn: 'cancel', strategy: 'script' }, plan.id);
+    abandon(run, plan, 'the user cancelled it');
+    return true;
+  }
   if (plan.waiting && plan.waiting.kind !== 'slot') {
     setPlan(run, { ...plan, waiting: { ...plan.waiting, feedback: runtime.text } });
     observe(turn, 'intent', { source: 'plan', decision: 'answer', itemId: plan.waiting.itemId }, plan.id);
@@ -57,32 +70,32 @@ export async function routePlanMessage(
       }
       return true;
     }
-    case 'abandon': {
-      const reason = refinement.reason ?? 'the user asked';
-      const abandoned = abandonPlan({
-        stack: turn.snapshot.stack,
-        planId: plan.id,
-        items: plan.items,
-        reason,
-      });
-      turn.snapshot.stack = abandoned.stack;
-      updatePlanItems(run, abandoned.items, 'abandon', { reason });
-      const { waiting: _dropped, ...rest } = run.plan;
-      setPlan(run, { ...rest, status: 'abandoned' });
-      for (const id of abandoned.cancelled)
-        observe(
-          turn,
-          'item-status-change',
-          { planId: plan.id, itemId: id, from: plan.items.find((i) => i.id === id)?.status, to: 'cancelled' },
-          id,
-        );
-      for (const f of abandoned.popped)
-        observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
-      const done = run.plan.items.filter((i) => i.status === 'completed').length;
-      turn.replyParts.push({
-        text: `I stopped the plan "${plan.title}"${done > 0 ? ` after ${done} of ${plan.items.length} steps` : ''}.`,
-      });
+    case 'abandon':
+      abandon(run, plan, refinement.reason ?? 'the user asked');
       return true;
-    }
   }
+}
+
+/**
+ * Plan abandonment (seed 001, DESIGN.md invariant 3): the Plan flow is invalidated together with every
+ * sub-flow carrying its id, all are popped, and the items that had not finished are cancelled.
+ */
+function abandon(run: PlanRun, plan: PlanState, reason: string): void {
+  const { turn } = run;
+  const { items, cancelled } = cancelOpenItems(plan.items, `not run: the plan was abandoned (${reason})`);
+  updatePlanItems(run, items, 'abandon', { reason });
+  for (const id of cancelled)
+    observe(
+      turn,
+      'item-status-change',
+      { planId: plan.id, itemId: id, from: plan.items.find((i) => i.id === id)?.status, to: 'cancelled' },
+      id,
+    );
+  const { waiting: _dropped, ...rest } = run.plan;
+  setPlan(run, { ...rest, status: 'abandoned' });
+  endFlow(turn, plan.id, 'invalid');
+  const done = items.filter((i) => i.status === 'completed').length;
+  turn.replyParts.push({
+    text: `I stopped the plan "${plan.title}"${done > 0 ? ` after ${done} of ${plan.items.length} steps` : ''}.`,
+  });
 }

@@ -18,8 +18,10 @@ import type { FlowInstance } from '../spec/index.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { type LoopContext, update } from './flow-loop-context.js';
 import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
+import type { PlanRuntime } from './plan-run.js';
 import { fallBack, recoverFlow } from './recover-flow.js';
 import { createBackgroundRunner } from './run-background-flows.js';
+import { runPlan } from './run-plan.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export type { RunFlowsOptions } from './flow-run-context.js';
@@ -27,7 +29,7 @@ export type { RunFlowsOptions } from './flow-run-context.js';
 /** Turn diffs kept in the snapshot (older ones stay in the observation log). */
 export const maxDiffTurns = 16;
 
-export async function runFlows(options: RunFlowsOptions): Promise<void> {
+export async function runFlows(options: RunFlowsOptions & { plan?: PlanRuntime }): Promise<void> {
   const { turn } = options;
   const snapshot = turn.snapshot;
   turn.dialogueStart ??= structuredClone(dialogueOf(snapshot));
@@ -43,7 +45,12 @@ export async function runFlows(options: RunFlowsOptions): Promise<void> {
     for (let step = 0; step < options.limits.maxFlowsPerTurn; step++) {
       const flow = activeFlow(snapshot.stack);
       if (!flow || snapshot.pending || turn.suspended) break;
-      const stop = await runActiveFlow(loop, flow);
+      // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
+      const planned =
+        options.plan && (flow.planId !== undefined || options.flows.get(flow.name)?.intent === 'plan');
+      const stop = planned
+        ? (await runPlan({ ...(options.plan as PlanRuntime), turn })) === 'stop'
+        : await runActiveFlow(loop, flow);
       popFinished(turn);
       loop.background.start();
       if (stop) break;

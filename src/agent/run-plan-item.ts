@@ -1,21 +1,23 @@
 /**
- * Runs one plan item as a sub-flow (seed 002 outer loop steps 2–4): `in_progress` is saved before it
- * runs; its skill sees the plan and every earlier step's output and must call the item's required tools
- * (the skill loop enforces them); a question, a slot to fill or a suspended skill makes the item wait for
- * the user; a waiting item resumes where it stopped — a suspended run from its checkpoint, with the
- * user's answer as the waiting call's result (or, for `delegate_to_agent`, the remote task's result once
- * the answer reached it).
+ * Runs one plan item as a sub-flow through PEX (seed 002 outer loop steps 2–4): `in_progress` is saved
+ * before it runs; its skill sees the plan and every earlier step's output (as call-specific guidance)
+ * and must call the item's required tools (the skill loop enforces them); a question, a confirmation, a
+ * slot to fill or a suspended skill makes the item wait for the user; a waiting item resumes where it
+ * stopped — a suspended run from its checkpoint, with the user's answer as the waiting call's result
+ * (or, for `delegate_to_agent`, the remote task's result once the answer reached it).
  */
-import type { LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { answerDelegation, delegateToAgentToolName } from '../a2a/index.js';
-import { StackDepthError } from '../errors/index.js';
-import { activeFlow, fillSlotsByLabel, pushFlow } from '../flow/index.js';
+import { type FlowDefinition, toFlowDefinition } from '../flow/index.js';
 import { resumeSkillLoopState, type SkillLoopEvent, type SkillLoopState } from '../loop/index.js';
 import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
 import { executeFlow, recover } from '../policy/index.js';
-import type { FlowInstance, FlowSpec, JsonValue, PlanWaiting, TodoItem } from '../spec/index.js';
-import { type PlanRun, setItemStatus, setPlan } from './plan-run.js';
-import { recordSkillEvents } from './record-skill-events.js';
+import type { FlowInstance, JsonValue, PlanWaiting, TodoItem } from '../spec/index.js';
+import { commitDialogue, dialogueOf } from './dialogue-of.js';
+import { update } from './flow-loop-context.js';
+import { executionOptions, recordLoopEvents } from './flow-run-context.js';
+import { type PlanRun, setItemStatus, setPlan, updatePlanItems } from './plan-run.js';
+import { endFlow, pushSubFlow } from './plan-stack.js';
 import { settlePlanItem } from './settle-plan-item.js';
 import { observe, record } from './turn-state.js';
 
@@ -30,10 +32,21 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
   const started = run.plan.items.find((i) => i.id === item.id) as TodoItem;
   const { waiting: _cleared, ...rest } = run.plan;
   setPlan(run, rest);
-  const spec = itemFlowSpec(started, started.flow ? run.flows.get(started.flow) : undefined, extraTools(run));
-  let flow = enterSubFlow(run, started, spec);
-  if (typeof flow === 'string')
-    return settlePlanItem(run, { item: started, status: 'failed', result: flow, events: [] });
+  const definition = itemDefinition(run, started);
+  const top = turn.snapshot.stack.at(-1);
+  const entered =
+    top?.id === started.id
+      ? top
+      : pushSubFlow({
+          turn,
+          planId: run.plan.id,
+          item: started,
+          definition,
+          maxDepth: run.limits.maxStackDepth,
+        });
+  if (typeof entered === 'string')
+    return settlePlanItem(run, { item: started, status: 'failed', result: entered, events: [] });
+  let flow: FlowInstance = entered;
   await run.save();
 
   let note = '';
@@ -42,7 +55,8 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
     note = `You asked the user: "${waiting.question}". They answered: ${waiting.feedback ?? '(see the conversation)'}`;
   if (waiting?.kind === 'skill') {
     const resumed = await resumeSuspendedRun(run, started, waiting);
-    if (resumed.kind === 'waiting') return waitForUser(run, started, resumed.waiting, resumed.waiting.reason);
+    if (resumed.kind === 'waiting')
+      return waitForUser(run, started, resumed.waiting, `Waiting for you: ${resumed.waiting.reason}`);
     if (resumed.kind === 'declined')
       return settlePlanItem(run, { item: started, status: 'failed', result: resumed.reason, events: [] });
     resume = resumed.resume;
@@ -51,132 +65,168 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
   const earlier = resultsIn(resume?.messages ?? []);
   for (;;) {
     const execution = await executeFlow({
-      flow,
-      spec,
-      tools: run.tools,
-      model: run.model,
-      persona: run.persona,
-      context: [planContext(run, started, note), ...run.context],
+      ...executionOptions(run, {
+        state: dialogueOf(turn.snapshot),
+        flow,
+        scratchpad: turn.snapshot.scratchpad,
+        guidance: planGuidance(run, started, note),
+      }),
+      definition,
+      // Keyed by the turn that first ran the item: a re-run after a crash meets its journaled calls.
       batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId },
       maxIterations: run.execution.maxIterations,
       limits: { enforcementRetries: run.execution.enforcementRetries },
       ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
       ...(resume ? { resume } : {}),
-      ...(run.stream ? { stream: true } : {}),
-      ...(run.signal ? { signal: run.signal } : {}),
     });
-    if (execution.kind === 'blocked')
-      return settlePlanItem(run, {
-        item: started,
-        status: 'failed',
-        result: execution.problems.join(' '),
-        events: earlier,
-      });
-    if (execution.kind === 'ask') {
-      turn.snapshot.pending = execution.question;
-      observe(
-        turn,
-        'clarification',
-        { slot: execution.question.slot, question: execution.question.question },
-        started.id,
-      );
-      return waitForUser(run, started, { kind: 'slot', itemId: started.id });
-    }
-    recordSkillEvents(turn, execution.loop.events, started.id);
-    const events = [...earlier, ...execution.loop.events];
-    const { outcome } = execution;
-    if (outcome.outcome === 'success') {
-      const validation = execution.loop.validation;
-      if (validation && !validation.passed)
+    recordLoopEvents(turn, started.id, execution.events);
+    turn.snapshot.scratchpad = execution.scratchpad;
+    commitDialogue(turn, execution.state);
+    const events = [...earlier, ...execution.events];
+    switch (execution.kind) {
+      case 'blocked':
         return settlePlanItem(run, {
           item: started,
           status: 'failed',
-          result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
+          result: execution.problems.map((p) => p.message).join(' '),
           events,
         });
-      return settlePlanItem(run, {
-        item: started,
-        status: 'completed',
-        result: outcome.data,
-        events,
-        scratchpad: outcome.scratchpadEntries,
-      });
-    }
-    if (outcome.outcome === 'failure')
-      return settlePlanItem(run, { item: started, status: 'failed', result: outcome.message, events });
-    if (outcome.outcome === 'uncertain') {
-      const action = recover(flow, outcome);
-      if (action.action === 'escalate')
-        return waitForUser(
-          run,
-          started,
-          { kind: 'question', itemId: started.id, question: action.question },
-          action.question,
+      case 'ask':
+        turn.snapshot.pending = execution.question;
+        observe(
+          turn,
+          'clarification',
+          {
+            kind: execution.question.kind,
+            slot: execution.question.slot,
+            question: execution.question.question,
+            level: execution.question.level,
+          },
+          started.id,
         );
-      flow = { ...flow, retries: flow.retries + 1 };
-      const retried = flow;
-      turn.snapshot.stack = turn.snapshot.stack.map((f) => (f.id === retried.id ? retried : f));
-      resume = undefined;
-      continue;
+        return waitForUser(run, started, { kind: 'slot', itemId: started.id });
+      case 'completed': {
+        if (execution.verify.length > 0)
+          observe(turn, 'error', { phase: 'verify', problems: execution.verify }, started.id);
+        const validation = execution.validation;
+        if (validation && !validation.passed)
+          return settlePlanItem(run, {
+            item: started,
+            status: 'failed',
+            result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
+            events,
+          });
+        return settlePlanItem(run, {
+          item: started,
+          status: 'completed',
+          result: execution.outcome.data,
+          events,
+        });
+      }
+      case 'failed':
+        return settlePlanItem(run, {
+          item: started,
+          status: 'failed',
+          result: execution.outcome.message,
+          events,
+        });
+      case 'uncertain': {
+        // Inside a plan, alternatives are the plan's business (failure policy, replanning): retry once, then ask.
+        const action = recover({
+          flow,
+          spec: { ...definition, gatherContext: undefined },
+          reason: { kind: 'uncertain', reason: execution.outcome.reason },
+          canContemplate: false,
+        });
+        observe(
+          turn,
+          'recovery',
+          { action: action.action, flow: flow.name, reason: execution.outcome.reason },
+          started.id,
+        );
+        if (action.action === 'escalate') {
+          // The answer comes back through the plan (routePlanMessage), which knows this item's generic flow.
+          const question = action.question.question;
+          observe(
+            turn,
+            'clarification',
+            { kind: action.question.kind, question, level: action.question.level },
+            started.id,
+          );
+          return waitForUser(run, started, { kind: 'question', itemId: started.id, question }, question);
+        }
+        update(turn, { type: 'recovery', flowId: flow.id, step: 'retry' });
+        flow = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
+        note = action.action === 'retry' ? action.guidance : note;
+        resume = undefined;
+        continue;
+      }
+      case 'suspended': {
+        turn.suspended = true;
+        const { outcome } = execution;
+        observe(turn, 'suspended', { ...outcome }, started.id);
+        const suspended: SkillWaiting = {
+          kind: 'skill',
+          itemId: started.id,
+          suspension: outcome.kind,
+          reason: outcome.reason,
+          messages: (execution.checkpoint?.messages ?? []) as unknown as JsonValue[],
+          state: (execution.checkpoint?.state ?? null) as unknown as JsonValue,
+        };
+        if (outcome.kind === 'tool' || outcome.kind === 'escalate') {
+          suspended.callId = outcome.callId;
+          suspended.toolName = outcome.toolName;
+        }
+        return waitForUser(run, started, suspended, `Waiting for you: ${outcome.reason}`);
+      }
+      case 'fallback': {
+        // A hard-coded fallback re-targets the item: the old sub-flow goes, the item runs again as the target.
+        const target = execution.target;
+        observe(
+          turn,
+          'recovery',
+          { action: 'hard-coded-fallback', flow: flow.name, to: target.flow, reason: target.reason },
+          started.id,
+        );
+        endFlow(turn, flow.id, 'invalid');
+        const retargeted = run.plan.items.map((i) =>
+          i.id === started.id
+            ? {
+                ...i,
+                flow: target.flow,
+                slots: { ...i.slots, ...(target.slots as Record<string, JsonValue>) },
+              }
+            : i,
+        );
+        updatePlanItems(run, retargeted, 'fallback', { itemId: started.id, reason: target.reason });
+        await run.save();
+        return 'settled';
+      }
     }
-    turn.suspended = true;
-    observe(turn, 'suspended', { ...outcome }, started.id);
-    const suspended: SkillWaiting = {
-      kind: 'skill',
-      itemId: started.id,
-      suspension: outcome.kind,
-      reason: outcome.reason,
-      messages: execution.loop.messages as unknown as JsonValue[],
-      state: execution.loop.state as unknown as JsonValue,
-    };
-    if (outcome.kind === 'tool' || outcome.kind === 'escalate') {
-      suspended.callId = outcome.callId;
-      suspended.toolName = outcome.toolName;
-    }
-    return waitForUser(run, started, suspended, `Waiting for you: ${outcome.reason}`);
   }
 }
 
-function extraTools(run: PlanRun): string[] {
-  return run.execution.delegation && run.tools.has(delegateToAgentToolName) ? [delegateToAgentToolName] : [];
+/** The item's flow definition: its own flow's (with the plan's tools added), or a generic step's. */
+function itemDefinition(run: PlanRun, item: TodoItem): FlowDefinition {
+  const own = item.flow ? run.flows.get(item.flow) : undefined;
+  const extra =
+    run.execution.delegation && run.tools.has(delegateToAgentToolName) ? [delegateToAgentToolName] : [];
+  const spec = itemFlowSpec(item, own, extra);
+  return own ? { ...own, tools: spec.tools } : toFlowDefinition(spec);
 }
 
-/** The item's sub-flow on top of the stack (already there when the item resumes), or why it cannot be. */
-function enterSubFlow(run: PlanRun, item: TodoItem, spec: FlowSpec): FlowInstance | string {
-  const { turn } = run;
-  const top = activeFlow(turn.snapshot.stack);
-  if (top?.id === item.id) return top;
-  const instance = fillSlotsByLabel(
-    spec,
-    { id: item.id, name: spec.name, status: 'active', slots: {}, planId: run.plan.id, retries: 0 },
-    item.slots ?? {},
-  );
-  try {
-    turn.snapshot.stack = pushFlow(turn.snapshot.stack, instance, { maxDepth: run.limits.maxStackDepth });
-  } catch (error) {
-    if (!StackDepthError.isInstance(error)) throw error;
-    return error.message;
-  }
-  observe(
-    turn,
-    'flow-push',
-    { flow: instance.name, flowId: instance.id, slots: instance.slots, planId: run.plan.id },
-    item.id,
-  );
-  return instance;
-}
-
-/** The plan, the step and the earlier steps' outputs, as a system message after the skill's own. */
-function planContext(run: PlanRun, item: TodoItem, note: string): LanguageModelV3Prompt[number] {
+/** The plan, the step and the earlier steps' outputs: the step's call-specific guidance. */
+function planGuidance(run: PlanRun, item: TodoItem, note: string): string {
   const earlier = [...run.outputs.values()].filter((e) => e.itemId !== item.id);
-  const parts = [
+  return [
     `You are carrying out step ${item.id} of a plan: ${item.description}`,
     item.expectedOutcome ? `Expected outcome: ${item.expectedOutcome}` : '',
     describePlan(run.plan),
     `Results of earlier steps:\n${renderStepOutputs(earlier)}`,
     note,
-  ];
-  return { role: 'system', content: parts.filter((p) => p !== '').join('\n\n') };
+  ]
+    .filter((part) => part !== '')
+    .join('\n\n');
 }
 
 /** Makes the item wait for the user; the turn ends after saving. */
@@ -226,9 +276,11 @@ async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWa
       ...(run.signal ? { signal: run.signal } : {}),
     });
     if (outcome.status === 'input-required') {
-      const reason = `Agent '${outcome.agentId}' asks: ${outcome.question}`;
       const { feedback: _answered, ...still } = waiting;
-      return { kind: 'waiting', waiting: { ...still, reason } };
+      return {
+        kind: 'waiting',
+        waiting: { ...still, reason: `Agent '${outcome.agentId}' asks: ${outcome.question}` },
+      };
     }
     isError = outcome.status === 'failed';
     text =
@@ -243,15 +295,10 @@ async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWa
   }
   text = capText(run.batch.redact.text(text), run.batch.maxContextChars);
   const { callId, toolName } = waiting;
-  record(run.turn, 'tool-result', {
-    flowId: item.id,
-    callId,
-    toolName,
-    status: isError ? 'error' : 'success',
-    contextText: text,
-  });
+  const status = isError ? 'error' : 'success';
+  record(run.turn, 'tool-result', { flowId: item.id, callId, toolName, status, contextText: text });
   observe(run.turn, 'resumed', { callId, toolName }, item.id);
-  observe(run.turn, 'tool-execution', { callId, toolName, status: isError ? 'error' : 'success' }, item.id);
+  observe(run.turn, 'tool-execution', { callId, toolName, status }, item.id);
   const completed = messages.map((message) =>
     message.role !== 'tool'
       ? message

@@ -6,9 +6,10 @@
  * it ends, so a restart between any two items resumes where it stopped.
  */
 import { PlanError } from '../errors/index.js';
-import { activeFlow, completeActiveFlow, invalidateActiveFlow, popFinishedFlows } from '../flow/index.js';
+import { activeFlow } from '../flow/index.js';
 import {
   cancelBlockedItems,
+  cancelOpenItems,
   cancelPendingItems,
   currentItem,
   isTodoListSettled,
@@ -17,6 +18,7 @@ import {
   planProgress,
   proposePlan,
   readActivePlan,
+  readPlanState,
   renderStepOutputs,
   reviewPlan,
   searchPlans,
@@ -33,6 +35,7 @@ import {
   setPlan,
   updatePlanItems,
 } from './plan-run.js';
+import { endFlow } from './plan-stack.js';
 import { runPlanItem } from './run-plan-item.js';
 import { observe, type TurnState } from './turn-state.js';
 
@@ -44,7 +47,11 @@ export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promi
   const top = activeFlow(turn.snapshot.stack) as FlowInstance;
   const planFlowId = top.planId ?? top.id;
   const existing = readActivePlan(turn.snapshot, planFlowId);
-  if (!existing && top.planId !== undefined) return dropOrphans(turn, top.planId);
+  if (!existing && top.id !== planFlowId) {
+    // A sub-flow whose plan is no longer active (finished or abandoned) can never finish: it goes.
+    endFlow(turn, top.id, 'invalid');
+    return 'continue';
+  }
   const plan = existing ?? (await startPlan(runtime, top));
   if (!plan) return 'continue';
   const run: PlanRun = {
@@ -55,35 +62,48 @@ export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promi
   let started = 0;
   for (;;) {
     const current = currentItem(run.plan.items);
-    if (current) {
-      const result = await runPlanItem(run, current);
-      if (result === 'stop') return 'stop';
-      if (result === 'synthesize') return finishPlan(run);
-      continue;
-    }
-    const blocked = cancelBlockedItems(run.plan.items);
-    if (blocked.cancelled.length > 0) updatePlanItems(run, blocked.items, 'blocked');
-    const next = nextRunnableItem(run.plan.items);
-    if (next) {
-      if (started >= runtime.limits.maxFlowsPerTurn) return pausePlan(run);
-      started += 1;
-      const result = await runPlanItem(run, next);
-      if (result === 'stop') return 'stop';
-      if (result === 'synthesize') return finishPlan(run);
-      continue;
-    }
-    if (!isTodoListSettled(run.plan.items)) {
-      // Pending items whose dependencies can never be met (a defensive bound; validation prevents it).
-      updatePlanItems(
-        run,
-        cancelPendingItems(run.plan.items, 'not run: its dependencies cannot be met').items,
-        'unreachable',
+    if (current && !turn.snapshot.stack.some((f) => f.id === current.id)) {
+      // Its sub-flow is gone although the item was running: the user cancelled that step.
+      const cancelled = run.plan.items.map((i) =>
+        i.id === current.id ? { ...i, status: 'cancelled' as const, summary: 'cancelled by the user' } : i,
       );
+      const { waiting: _dropped, ...rest } = run.plan;
+      setPlan(run, rest);
+      updatePlanItems(run, cancelled, 'cancel');
       continue;
     }
-    if (await extendPlan(run)) continue;
-    return finishPlan(run);
+    let result: Awaited<ReturnType<typeof runPlanItem>> | undefined;
+    if (current) result = await runPlanItem(run, current);
+    else {
+      const blocked = cancelBlockedItems(run.plan.items);
+      if (blocked.cancelled.length > 0) updatePlanItems(run, blocked.items, 'blocked');
+      const next = nextRunnableItem(run.plan.items);
+      if (next) {
+        if (started >= runtime.limits.maxFlowsPerTurn) return pausePlan(run);
+        started += 1;
+        result = await runPlanItem(run, next);
+      } else if (!isTodoListSettled(run.plan.items)) {
+        // Pending items whose dependencies can never be met (a defensive bound; validation prevents it).
+        const stuck = cancelPendingItems(run.plan.items, 'not run: its dependencies cannot be met');
+        updatePlanItems(run, stuck.items, 'unreachable');
+        continue;
+      } else if (await extendPlan(run)) continue;
+      else return finishPlan(run);
+    }
+    if (result === 'stop') return 'stop';
+    if (result === 'synthesize') return finishPlan(run);
   }
+}
+
+/** Marks a plan whose Plan flow left the stack some other way (cancelled, invalidated) as abandoned. */
+export function retireStalePlan(turn: TurnState): void {
+  const plan = readPlanState(turn.snapshot);
+  if (plan?.status !== 'active' || turn.snapshot.stack.some((f) => f.id === plan.id)) return;
+  const run = { turn, plan };
+  const { waiting: _dropped, ...rest } = plan;
+  const items = cancelOpenItems(plan.items, 'not run: the plan was cancelled').items;
+  setPlan(run, { ...rest, items, status: 'abandoned', revision: plan.revision + 1 });
+  observe(turn, 'plan-update', { planId: plan.id, cause: 'cancel', items }, plan.id);
 }
 
 /** The Plan policy's first run: propose (with tree search when warranted), validate, save. */
@@ -92,9 +112,9 @@ async function startPlan(
   planFlow: FlowInstance,
 ): Promise<PlanState | undefined> {
   const { turn } = runtime;
-  const objective = lastUserText(runtime) ?? runtime.flows.get(planFlow.name)?.description ?? 'the request';
+  const definition = runtime.flows.get(planFlow.name);
+  const objective = lastUserText(runtime) ?? definition?.description ?? 'the request';
   const { view, catalog } = planCatalog(runtime);
-  const guidance = runtime.flows.get(planFlow.name)?.skill;
   const proposeOptions = {
     ...planModelContext(runtime),
     objective,
@@ -102,7 +122,7 @@ async function startPlan(
     catalog,
     ids: runtime.ids,
     maxItems: runtime.settings.maxItems,
-    ...(guidance ? { guidance } : {}),
+    ...(definition?.skill ? { guidance: definition.skill } : {}),
   };
   let proposal: Awaited<ReturnType<typeof proposePlan>>;
   let search: Record<string, unknown> | undefined;
@@ -128,11 +148,10 @@ async function startPlan(
     }
   } catch (error) {
     if (!PlanError.isInstance(error)) throw error;
-    turn.snapshot.stack = popFinishedFlows(invalidateActiveFlow(turn.snapshot.stack)).stack;
+    endFlow(turn, planFlow.id, 'invalid');
     turn.failed = true;
     turn.replyParts.push({ text: `I could not make a workable plan for this: ${error.message}` });
     observe(turn, 'error', { phase: 'plan', message: error.message, problems: error.problems }, planFlow.id);
-    observe(turn, 'flow-pop', { flow: planFlow.name, flowId: planFlow.id, status: 'invalid' }, planFlow.id);
     return undefined;
   }
   const plan: PlanState = {
@@ -147,9 +166,7 @@ async function startPlan(
     failurePolicy: runtime.settings.failurePolicy,
     startSeq: turn.snapshot.historySeq + turn.history.length,
   };
-  const run = { ...runtime, plan, outputs: new Map() };
-  setPlan(run, plan);
-  turn.snapshot.flags.hasPlan = true;
+  setPlan({ turn, plan }, plan);
   observe(
     turn,
     'plan',
@@ -157,7 +174,7 @@ async function startPlan(
     plan.id,
   );
   await runtime.save();
-  return run.plan;
+  return plan;
 }
 
 /**
@@ -197,28 +214,10 @@ async function finishPlan(run: PlanRun): Promise<PlanStep> {
   const outputs = renderStepOutputs(run.outputs.values());
   const synthesis = await synthesizePlan({ ...planModelContext(run), plan: run.plan, outputs });
   setPlan(run, { ...run.plan, status: 'completed', synthesis });
-  const { turn } = run;
-  if (activeFlow(turn.snapshot.stack)?.id === run.plan.id) {
-    const popped = popFinishedFlows(completeActiveFlow(turn.snapshot.stack, { summary: synthesis.content }));
-    turn.snapshot.stack = popped.stack;
-    for (const f of popped.popped)
-      observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
-  }
-  turn.replyParts.push({ text: synthesis.content });
-  observe(turn, 'synthesis', { planId: run.plan.id, ...synthesis }, run.plan.id);
+  endFlow(run.turn, run.plan.id, { completed: { summary: synthesis.content } });
+  run.turn.replyParts.push({ text: synthesis.content });
+  observe(run.turn, 'synthesis', { planId: run.plan.id, ...synthesis }, run.plan.id);
   await run.save();
-  return 'continue';
-}
-
-/** Sub-flows whose plan is no longer active (it finished or was abandoned) are invalidated and popped. */
-function dropOrphans(turn: TurnState, planId: string): PlanStep {
-  const marked = turn.snapshot.stack.map((f) =>
-    f.planId === planId ? { ...f, status: 'invalid' as const } : f,
-  );
-  const popped = popFinishedFlows(marked);
-  turn.snapshot.stack = popped.stack;
-  for (const f of popped.popped)
-    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
   return 'continue';
 }
 

@@ -4,7 +4,6 @@
  * inside is sanitized and applied, and then either the replanning check (after a completed item) or the
  * plan's failure policy (after a failed one) decides what comes next. Saved before it returns.
  */
-import { activeFlow, completeActiveFlow, invalidateActiveFlow, popFinishedFlows } from '../flow/index.js';
 import type { SkillLoopEvent } from '../loop/index.js';
 import {
   applyFailurePolicy,
@@ -21,6 +20,7 @@ import {
 import { describeResult } from '../respond/index.js';
 import type { TodoItem, ToolCallResult } from '../spec/index.js';
 import { type PlanRun, planCatalog, planModelContext, setItemStatus, updatePlanItems } from './plan-run.js';
+import { endFlow } from './plan-stack.js';
 import { observe, record } from './turn-state.js';
 
 export interface SettleOptions {
@@ -29,7 +29,6 @@ export interface SettleOptions {
   /** The skill's success data, or why the item failed. */
   result: unknown;
   events: readonly SkillLoopEvent[];
-  scratchpad?: readonly string[];
 }
 
 export async function settlePlanItem(
@@ -38,7 +37,7 @@ export async function settlePlanItem(
 ): Promise<'settled' | 'synthesize'> {
   const { turn } = run;
   const { item } = options;
-  leaveSubFlow(run, item.id, options.status, options.result);
+  endFlow(turn, item.id, options.status === 'completed' ? { completed: options.result } : 'invalid');
   const summary = oneLine(describeResult(options.result));
   setItemStatus(
     run,
@@ -61,12 +60,6 @@ export async function settlePlanItem(
   record(turn, 'step-output', entry);
   run.outputs.delete(item.id);
   run.outputs.set(item.id, entry);
-  for (const text of options.scratchpad ?? []) {
-    turn.snapshot.scratchpad = [
-      ...turn.snapshot.scratchpad,
-      { key: `${item.id}:${turn.snapshot.scratchpad.length}`, text, source: item.id, time: turn.clock.now() },
-    ].slice(-64);
-  }
   let next: 'settled' | 'synthesize' = 'settled';
   const { catalog } = planCatalog(run);
   const shape = { ids: run.ids, catalog, maxItems: run.settings.maxItems };
@@ -86,7 +79,7 @@ export async function settlePlanItem(
         ...planModelContext(run),
         plan: run.plan,
         finished: entry,
-        scratchpad: turn.snapshot.scratchpad.map((s) => s.text),
+        scratchpad: turn.snapshot.scratchpad.map((entry) => entry.text),
       });
       if (problem) observe(turn, 'error', { phase: 'replan', message: problem }, run.plan.id);
       const applied = applyReplanDecision(run.plan.items, decision, shape);
@@ -126,20 +119,6 @@ export async function settlePlanItem(
   }
   await run.save();
   return next;
-}
-
-/** Completes (or invalidates) the item's sub-flow and pops it; the Plan flow below becomes active. */
-function leaveSubFlow(run: PlanRun, itemId: string, status: 'completed' | 'failed', result: unknown): void {
-  const { turn } = run;
-  if (activeFlow(turn.snapshot.stack)?.id !== itemId) return;
-  const marked =
-    status === 'completed'
-      ? completeActiveFlow(turn.snapshot.stack, result)
-      : invalidateActiveFlow(turn.snapshot.stack);
-  const popped = popFinishedFlows(marked);
-  turn.snapshot.stack = popped.stack;
-  for (const f of popped.popped)
-    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
 }
 
 function oneLine(text: string): string {

@@ -1,4 +1,3 @@
-export { type AbandonedPlan, abandonPlan } from './abandon-plan.js';
 export { type CheckReplanOptions, checkReplan } from './check-replan.js';
 export {
   createTodoList,
@@ -18,7 +17,7 @@ export { applyFailurePolicy, type FailureStep, replaceFailedItem } from './failu
 export { isPlanFlow, itemFlowSpec, planFlow, planFlowName, planStepFlowName } from './plan-flow.js';
 export type { PlanModelContext } from './plan-model-context.js';
 export { defaultPlanOptions, type PlanOptions } from './plan-options.js';
-export { describeCatalog, describeItem, describePlan, type PlanCatalogView } from './plan-prompts.js';
+export { describeItem, describePlan, describePlanCatalog, type PlanCatalogView } from './plan-prompts.js';
 export { planStateSchema, readActivePlan, readPlanState, writePlanState } from './plan-state.js';
 export { type PlanProposal, type ProposePlanOptions, proposePlan } from './propose-plan.js';
 export {

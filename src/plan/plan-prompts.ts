@@ -12,7 +12,7 @@ export interface PlanCatalogView {
   agents: readonly { id: string; description: string }[];
 }
 
-export function describeCatalog(catalog: PlanCatalogView): string {
+export function describePlanCatalog(catalog: PlanCatalogView): string {
   const flows = catalog.flows.map((f) => {
     const slots = f.slots.map((s) => `${s.name} (${s.type}, ${s.priority})`).join(', ');
     return `- ${f.name}: ${f.description}${slots ? ` Slots: ${slots}.` : ''}`;

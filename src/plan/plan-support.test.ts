@@ -1,15 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError, SnapshotError } from '../errors/index.js';
 import { createThreadSnapshot } from '../flow/index.js';
-import type { FlowInstance, PlanState } from '../spec/index.js';
+import type { PlanState } from '../spec/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
-import { abandonPlan } from './abandon-plan.js';
 import { createTodoList } from './create-todo-list.js';
 import { defaultExecutionConfig, resolveExecutionConfig } from './execution-config.js';
 import { readActivePlan, readPlanState, writePlanState } from './plan-state.js';
 import { selectBestCandidate } from './search-plans.js';
 import { createStepOutput, latestStepOutputs } from './step-output.js';
-import { startItem } from './todo-list.js';
 
 describe('resolveExecutionConfig', () => {
   it('takes the call over the thread over the agent over the defaults', () => {
@@ -130,33 +128,5 @@ describe('tree search selection', () => {
       ]),
     ).toBe(0);
     expect(selectBestCandidate(2, [])).toBe(0);
-  });
-});
-
-describe('abandonPlan', () => {
-  it('invalidates and pops the Plan flow and every sub-flow with its id, and cancels open items', () => {
-    const flow = (id: string, status: FlowInstance['status'], planId?: string): FlowInstance => ({
-      id,
-      name: id,
-      status,
-      slots: {},
-      retries: 0,
-      ...(planId ? { planId } : {}),
-    });
-    const items = startItem(
-      createTodoList([{ description: 'a' }, { description: 'b' }], { ids: createSequentialIdGenerator() }),
-      'item_1',
-      't',
-    );
-    const result = abandonPlan({
-      stack: [flow('other', 'pending'), flow('plan_1', 'pending'), flow('item_1', 'active', 'plan_1')],
-      planId: 'plan_1',
-      items,
-      reason: 'the user asked',
-    });
-    expect(result.stack).toEqual([flow('other', 'active')]);
-    expect(result.popped.map((f) => f.id)).toEqual(['item_1', 'plan_1']);
-    expect(result.items.map((i) => i.status)).toEqual(['cancelled', 'cancelled']);
-    expect(result.cancelled).toEqual(['item_1', 'item_2']);
   });
 });

@@ -10,7 +10,7 @@ import type { IdGenerator } from '../util/index.js';
 import { createTodoList } from './create-todo-list.js';
 import { callStructured } from './internal/call-structured.js';
 import { modelCallOptions, type PlanModelContext } from './plan-model-context.js';
-import { describeCatalog, itemShape, type PlanCatalogView } from './plan-prompts.js';
+import { describePlanCatalog, itemShape, type PlanCatalogView } from './plan-prompts.js';
 import { type TodoItemDraft, todoItemDraftSchema } from './todo-item-draft.js';
 import type { PlanCatalog } from './validate-todo-list.js';
 
@@ -87,7 +87,7 @@ export function planningPrompt(
       'that names the tools it must call (stepType "tool") or that only reasons over earlier results (stepType "reasoning"). ' +
       'Give each step a short id and list in dependsOn the steps whose results it needs.',
     options.guidance ? `[BEGIN_CUSTOM_GUIDANCE]\n${options.guidance}\n[END_CUSTOM_GUIDANCE]` : '',
-    describeCatalog(options.catalogView),
+    describePlanCatalog(options.catalogView),
     `Answer with JSON only: {"title": "<short title>", "strategies": <how many clearly different valid ways to do this you see>, "items": [${itemShape}]}.`,
   ]
     .filter((part) => part !== '')

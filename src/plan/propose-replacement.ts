@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { PlanState, StepOutputEntry } from '../spec/index.js';
 import { callStructured } from './internal/call-structured.js';
 import { modelCallOptions, type PlanModelContext } from './plan-model-context.js';
-import { describeCatalog, describePlan, itemShape, type PlanCatalogView } from './plan-prompts.js';
+import { describePlan, describePlanCatalog, itemShape, type PlanCatalogView } from './plan-prompts.js';
 import { type TodoItemDraft, todoItemDraftSchema } from './todo-item-draft.js';
 
 export type Replacement =
@@ -33,7 +33,7 @@ export async function proposeReplacement(
     `Step ${options.failed.itemId} of the plan failed:\n${options.failed.output}`,
     'Propose one replacement step that reaches the same result another way (another flow, or other tools), or skip it.',
     describePlan(options.plan),
-    describeCatalog(options.catalogView),
+    describePlanCatalog(options.catalogView),
     `Answer with JSON only: {"decision": "replace", "item": ${itemShape}} or {"decision": "skip", "reason": "..."}.`,
   ].join('\n\n');
   const answer = await callStructured({

@@ -4,7 +4,7 @@
  * → completion → post-hook verify. It returns the next dialogue state and what happened as data; the
  * agent applies recovery actions, pops finished flows and composes the reply.
  */
-import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import {
   type DialogueState,
   type FallbackTarget,
@@ -12,7 +12,14 @@ import {
   type InternalFlowRequest,
   transitionDialogue,
 } from '../flow/index.js';
-import { runSkillLoop, type SkillLoopEvent } from '../loop/index.js';
+import {
+  type RunSkillLoopOptions,
+  runSkillLoop,
+  type SkillLoopEvent,
+  type SkillLoopLimits,
+  type SkillLoopResult,
+  type SkillLoopState,
+} from '../loop/index.js';
 import { type HistoryMessage, writeScratchpad } from '../memory/index.js';
 import type { CreatedFrame } from '../respond/index.js';
 import type { FlowInstance, PendingQuestion, ScratchpadEntry, SkillOutcome } from '../spec/index.js';
@@ -35,6 +42,10 @@ interface ExecutionBase {
   filled: string[];
   /** Tools whose approval the trifecta gate forced. */
   gated: string[];
+  /** The skill run's checkpoint (its messages and loop state), when the skill ran: a suspended run resumes from it. */
+  checkpoint?: { messages: LanguageModelV3Message[]; state: SkillLoopState };
+  /** Required-tool validation of a success (seed 002 TAEF), when required tools were given. */
+  validation?: SkillLoopResult['validation'];
 }
 
 export type FlowExecution = ExecutionBase &
@@ -78,8 +89,14 @@ export interface ExecuteFlowOptions {
   maxIterations: number;
   maxScratchpadEntries: number;
   nextTableId: () => string;
-  /** Call-specific guidance for the skill (a retry hint). */
+  /** Call-specific guidance for the skill (a retry hint, a plan item's context). */
   guidance?: string;
+  /** Tools the skill must call successfully before it may succeed (seed 002 TAEF; plan items). */
+  requiredTools?: readonly string[];
+  /** Other skill loop limits for this run (e.g. `enforcementRetries`). */
+  limits?: Partial<SkillLoopLimits>;
+  /** Continues a suspended run from its checkpoint. */
+  resume?: RunSkillLoopOptions['resume'];
   stream?: boolean;
   signal?: AbortSignal;
 }
@@ -183,13 +200,24 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
     maxIterations: options.maxIterations,
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.requiredTools && options.requiredTools.length > 0
+      ? { requiredTools: options.requiredTools }
+      : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
     ...(definition.complexity === 'complex' && definition.successCriteria
       ? { reflection: { successCriteria: definition.successCriteria } }
       : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const after: ExecutionBase = { ...base, scratchpad: workspace.scratchpad, events: loop.events };
+  const after: ExecutionBase = {
+    ...base,
+    scratchpad: workspace.scratchpad,
+    events: loop.events,
+    checkpoint: { messages: loop.messages, state: loop.state },
+    ...(loop.validation ? { validation: loop.validation } : {}),
+  };
   const { outcome } = loop;
   if (outcome.outcome === 'suspended') return { ...after, kind: 'suspended', outcome };
   const target = definition.hooks.fallback?.({ flow, outcome });
