@@ -1,8 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFlow } from '../flow/index.js';
 import { readPlanState } from '../plan/index.js';
 import type { Observation, StateStore, StepOutputEntry } from '../spec/index.js';
 import { createMemoryStore, decodeSnapshot } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
+import { defineTool, type ToolDefinition } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
@@ -304,5 +307,67 @@ describe('the plan loop', () => {
     expect(JSON.stringify(model.calls.filter((c) => c.phase === 'skill').at(-1)?.prompt)).toContain(
       'They answered: Heathrow please',
     );
+  });
+
+  it('runs an item through PEX: its afterComplete hook schedules an Internal flow in the background', async () => {
+    const store = createMemoryStore();
+    stores.push(store);
+    const domain = createTripDomain();
+    const noted: string[] = [];
+    const weather = defineFlow({
+      name: 'check_weather',
+      intent: 'read',
+      description: 'Tell the weather in a city.',
+      slots: [{ name: 'city', type: 'text', priority: 'required', description: 'City' }],
+      tools: ['lookup_weather'],
+      hooks: { afterComplete: () => ({ schedule: [{ flow: 'note_trip', slots: {} }] }) },
+    });
+    const noteTrip = defineFlow({
+      name: 'note_trip',
+      intent: 'internal',
+      description: 'Note the trip.',
+      tools: ['note'],
+    });
+    const note = defineTool({
+      name: 'note',
+      description: 'Notes.',
+      input: z.object({}),
+      idempotent: true,
+      execute: () => {
+        noted.push('noted');
+        return { ok: true };
+      },
+    }) as ToolDefinition;
+    const model = createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+        {
+          match: { phase: 'plan' },
+          json: {
+            title: 'W',
+            items: [
+              { description: 'Check the weather in Oslo', flow: 'check_weather', slots: { city: 'Oslo' } },
+            ],
+          },
+        },
+        { match: { phase: 'skill', flow: 'check_weather' }, ...finish({ summary: 'Snow' }) },
+        { match: { phase: 'skill', flow: 'note_trip' }, ...call('note', {}) },
+        { match: { phase: 'skill', flow: 'note_trip' }, ...finish({ summary: 'noted' }) },
+        { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
+        { match: { phase: 'synthesize' }, json: { content: 'Snow in Oslo.' } },
+      ],
+    });
+    const agent = createAgent({
+      model,
+      flows: [domain.flows[0], weather, domain.flows[2], noteTrip] as AgentOptions['flows'],
+      tools: [...domain.tools, note],
+      store,
+      ids: createSequentialIdGenerator(),
+      plan: { treeSearch: 'off' },
+    });
+    const turn = await agent.send({ threadId: 't1', text: 'weather plan' });
+    expect(turn.reply).toBe('Snow in Oslo.');
+    expect(noted).toEqual(['noted']);
+    expect(model.remaining()).toBe(0);
   });
 });

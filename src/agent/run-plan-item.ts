@@ -8,12 +8,18 @@
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { answerDelegation, delegateToAgentToolName } from '../a2a/index.js';
-import { type FlowDefinition, toFlowDefinition } from '../flow/index.js';
+import {
+  type FlowDefinition,
+  type InternalFlowRequest,
+  toBackgroundFlows,
+  toFlowDefinition,
+  transitionDialogue,
+} from '../flow/index.js';
 import { resumeSkillLoopState, type SkillLoopEvent, type SkillLoopState } from '../loop/index.js';
 import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
 import { executeFlow, recover } from '../policy/index.js';
 import type { FlowInstance, JsonValue, PlanWaiting, TodoItem } from '../spec/index.js';
-import { commitDialogue, dialogueOf } from './dialogue-of.js';
+import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { update } from './flow-loop-context.js';
 import { executionOptions, recordLoopEvents } from './flow-run-context.js';
 import { type PlanRun, setItemStatus, setPlan, updatePlanItems } from './plan-run.js';
@@ -108,6 +114,7 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       case 'completed': {
         if (execution.verify.length > 0)
           observe(turn, 'error', { phase: 'verify', problems: execution.verify }, started.id);
+        scheduleInternalFlows(run, execution.schedule);
         const validation = execution.validation;
         if (validation && !validation.passed)
           return settlePlanItem(run, {
@@ -204,6 +211,18 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       }
     }
   }
+}
+
+/** Internal flows the item's `afterComplete` hook asked for; the flow loop starts them in the background. */
+function scheduleInternalFlows(run: PlanRun, requests: readonly InternalFlowRequest[]): void {
+  const internal = requests.filter((r) => run.flows.get(r.flow)?.intent === 'internal');
+  if (internal.length === 0) return;
+  const flows = toBackgroundFlows(internal, { ids: run.ids, existing: run.turn.snapshot.background ?? [] });
+  run.turn.snapshot.background = transitionDialogue(dialogueOf(run.turn.snapshot), {
+    type: 'schedule',
+    flows,
+  }).background;
+  noteDialogue(run.turn);
 }
 
 /** The item's flow definition: its own flow's (with the plan's tools added), or a generic step's. */
