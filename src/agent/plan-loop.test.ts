@@ -5,7 +5,7 @@ import { readPlanState } from '../plan/index.js';
 import type { Observation, StateStore, StepOutputEntry } from '../spec/index.js';
 import { createMemoryStore, decodeSnapshot } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { defineTool, type ToolDefinition } from '../tool/index.js';
+import { defineTool, suspendToolCall, type ToolDefinition } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
@@ -369,5 +369,60 @@ describe('the plan loop', () => {
     expect(turn.reply).toBe('Snow in Oslo.');
     expect(noted).toEqual(['noted']);
     expect(model.remaining()).toBe(0);
+  });
+
+  it('takes the user’s answer as the result of a tool that suspended inside an item, without running it again', async () => {
+    const store = createMemoryStore();
+    stores.push(store);
+    let runs = 0;
+    const askOwner = defineTool({
+      name: 'ask_owner',
+      description: 'Asks the trip owner.',
+      input: z.object({ question: z.string() }),
+      execute: ({ question }) => {
+        runs += 1;
+        return suspendToolCall(`The owner must answer: ${question}`);
+      },
+    }) as ToolDefinition;
+    const model = createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+        {
+          match: { phase: 'plan' },
+          json: { title: 'Budget', items: [{ description: 'Ask the budget', requiredTools: ['ask_owner'] }] },
+        },
+        {
+          match: stepAbout('Ask the budget'),
+          ...call('ask_owner', { question: 'What is the budget?' }, 'call-ask'),
+        },
+        {
+          match: stepAbout('Ask the budget'),
+          respond: (options) =>
+            finish({
+              text: JSON.stringify(options.prompt.at(-1)).includes('€500') ? 'Budget €500' : 'unknown',
+            }),
+        },
+        { match: { phase: 'plan-review' }, json: { decision: 'finish' } },
+        { match: { phase: 'synthesize' }, json: { content: 'The budget is €500.' } },
+      ],
+    });
+    const agent = createAgent({
+      model,
+      flows: createTripDomain().flows,
+      tools: [askOwner],
+      store,
+      ids: createSequentialIdGenerator(),
+      plan: { treeSearch: 'off' },
+    });
+    const first = await agent.send({ threadId: 't1', text: 'plan the budget' });
+    expect(first.status).toBe('suspended');
+    expect(first.reply).toBe('Waiting for you: The owner must answer: What is the budget?');
+    const second = await agent.send({ threadId: 't1', text: '€500' });
+    expect(second.reply).toBe('The budget is €500.');
+    expect(runs).toBe(1);
+    expect(model.remaining()).toBe(0);
+    const plan = readPlanState((await agent.readThread('t1')).snapshot);
+    expect(plan?.items[0]).toMatchObject({ status: 'completed', summary: 'Budget €500' });
+    expect(plan?.waiting).toBeUndefined();
   });
 });

@@ -270,4 +270,20 @@ describe('a refinement message mid-plan', () => {
     expect(plan?.id).toBe(plans[0]?.data.planId);
     expect(plan?.items.map((i) => i.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
   });
+
+  it('abandons the whole plan on the decision layer’s "cancel", without a model call', async () => {
+    const path = join(dir, 'cancel.db');
+    const domain = createTripDomain();
+    const first = freshAgent(path, createTripPlanModel(), domain, { limits: { maxFlowsPerTurn: 2 } });
+    await first.agent.send({ threadId: 't', text: request });
+    const model = createTripPlanModel();
+    const second = freshAgent(path, model, domain);
+    const result = await second.agent.send({ threadId: 't', text: 'cancel' });
+    expect(result.reply).toBe('I stopped the plan "Weekend in Lisbon" after 2 of 4 steps.');
+    expect(result.stack).toEqual([]);
+    expect(model.callCount).toBe(0);
+    const plan = readPlanState((await second.agent.readThread('t')).snapshot);
+    expect(plan?.status).toBe('abandoned');
+    expect(plan?.items.map((i) => i.status)).toEqual(['completed', 'completed', 'cancelled', 'cancelled']);
+  });
 });

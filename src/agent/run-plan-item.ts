@@ -36,8 +36,6 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
   const waiting = run.plan.waiting?.itemId === item.id ? run.plan.waiting : undefined;
   setItemStatus(run, startItem(run.plan.items, item.id, turn.turnId), item.id, item.status);
   const started = run.plan.items.find((i) => i.id === item.id) as TodoItem;
-  const { waiting: _cleared, ...rest } = run.plan;
-  setPlan(run, rest);
   const definition = itemDefinition(run, started);
   const top = turn.snapshot.stack.at(-1);
   const entered =
@@ -67,6 +65,10 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       return settlePlanItem(run, { item: started, status: 'failed', result: resumed.reason, events: [] });
     resume = resumed.resume;
   }
+  // The answer is used: a crash from here on re-runs the item, it does not answer again. (Until here the
+  // waiting record stays saved, so a crash while the answer travels resumes the same call.)
+  const { waiting: _answered, ...rest } = run.plan;
+  setPlan(run, rest);
   // Results of calls made before a suspension belong to this item's output too.
   const earlier = resultsIn(resume?.messages ?? []);
   for (;;) {

@@ -12,6 +12,7 @@ import {
   cancelOpenItems,
   cancelPendingItems,
   currentItem,
+  diffTodoList,
   isTodoListSettled,
   materializeDrafts,
   nextRunnableItem,
@@ -99,11 +100,12 @@ export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promi
 export function retireStalePlan(turn: TurnState): void {
   const plan = readPlanState(turn.snapshot);
   if (plan?.status !== 'active' || turn.snapshot.stack.some((f) => f.id === plan.id)) return;
-  const run = { turn, plan };
   const { waiting: _dropped, ...rest } = plan;
   const items = cancelOpenItems(plan.items, 'not run: the plan was cancelled').items;
-  setPlan(run, { ...rest, items, status: 'abandoned', revision: plan.revision + 1 });
-  observe(turn, 'plan-update', { planId: plan.id, cause: 'cancel', items }, plan.id);
+  const revision = plan.revision + 1;
+  setPlan({ turn, plan }, { ...rest, items, status: 'abandoned', revision });
+  const changes = diffTodoList(plan.items, items);
+  observe(turn, 'plan-update', { planId: plan.id, revision, cause: 'cancel', changes, items }, plan.id);
 }
 
 /** The Plan policy's first run: propose (with tree search when warranted), validate, save. */

@@ -19,7 +19,14 @@ import {
 } from '../plan/index.js';
 import { describeResult } from '../respond/index.js';
 import type { TodoItem, ToolCallResult } from '../spec/index.js';
-import { type PlanRun, planCatalog, planModelContext, setItemStatus, updatePlanItems } from './plan-run.js';
+import {
+  type PlanRun,
+  planCatalog,
+  planModelContext,
+  setItemStatus,
+  setPlan,
+  updatePlanItems,
+} from './plan-run.js';
 import { endFlow } from './plan-stack.js';
 import { observe, record } from './turn-state.js';
 
@@ -37,6 +44,10 @@ export async function settlePlanItem(
 ): Promise<'settled' | 'synthesize'> {
   const { turn } = run;
   const { item } = options;
+  if (run.plan.waiting?.itemId === item.id) {
+    const { waiting: _settled, ...rest } = run.plan;
+    setPlan(run, rest);
+  }
   endFlow(turn, item.id, options.status === 'completed' ? { completed: options.result } : 'invalid');
   const summary = oneLine(describeResult(options.result));
   setItemStatus(
