@@ -62,7 +62,7 @@ export function createAgent(options: AgentOptions): Agent {
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
   const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
-  // Plans (docs/decisions/0008-plans.md): on with `plan`, or when the domain has its own Plan flow.
+  // Plans (docs/decisions/0010-plans.md): on with `plan`, or when the domain has its own Plan flow.
   const planning =
     options.plan === undefined ? options.flows.some((f) => f.intent === 'plan') : options.plan !== false;
   const planSettings = { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) };

@@ -9,7 +9,6 @@ export { createModelSimulator, type ModelSimulatorOptions } from './create-model
 export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
-export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
 export {
   type LoadManifestOptions,
@@ -45,6 +44,7 @@ export {
   readToolResult,
   type StoredToolResult,
 } from './read-tool-result.js';
+export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type CapabilityPolicy,
   createTaintState,

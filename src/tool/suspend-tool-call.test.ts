@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createMemoryStore } from '../store/index.js';
-import { systemClock } from '../util/index.js';
+import { stableHash, systemClock } from '../util/index.js';
 import { defineTool } from './define-tool.js';
 import { executeToolBatch } from './execute-tool-batch.js';
 import { suspendToolCall } from './suspend-tool-call.js';
@@ -33,9 +33,12 @@ describe('suspendToolCall', () => {
     );
     expect(result).toEqual({
       status: 'suspended',
+      kind: 'feedback',
       callId: 'c1',
       toolName: 'ask_owner',
       reason: 'The owner must answer: ok? (token [REDACTED])',
+      argsHash: stableHash({ question: 'ok?' }),
+      idempotencyKey: 't1:turn_1:c1',
       contextText: 'The owner must answer: ok? (token [REDACTED])',
     });
     expect((await store.readJournal('t1:turn_1:c1'))?.status).toBe('started');

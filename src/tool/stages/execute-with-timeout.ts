@@ -1,5 +1,6 @@
 import { ToolCallError } from '../../errors/index.js';
 import type { ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
+import { stableHash } from '../../util/index.js';
 import {
   abortLazy,
   createExecutionContext,
@@ -8,7 +9,6 @@ import {
 } from '../internal/lazy-abort-signal.js';
 import { startTimer } from '../internal/start-timer.js';
 import { isToolSuspension } from '../suspend-tool-call.js';
-import { stableHash } from '../../util/index.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolExecutionContext } from '../tool-definition.js';
 import type { ToolStage } from '../tool-pipeline.js';
