@@ -16,9 +16,11 @@ import {
   transitionDialogue,
 } from '../flow/index.js';
 import { resumeSkillLoopState, type SkillLoopEvent, type SkillLoopState } from '../loop/index.js';
+import { matchBuiltInFastPath } from '../nlu/index.js';
 import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
 import { executeFlow, recover } from '../policy/index.js';
-import type { FlowInstance, JsonValue, PlanWaiting, TodoItem } from '../spec/index.js';
+import type { FlowInstance, JsonValue, PlanWaiting, TodoItem, ToolCallResult } from '../spec/index.js';
+import { executeToolBatch } from '../tool/index.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { update } from './flow-loop-context.js';
 import { executionOptions, recordLoopEvents } from './flow-run-context.js';
@@ -185,6 +187,16 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
         if (outcome.kind === 'tool' || outcome.kind === 'escalate') {
           suspended.callId = outcome.callId;
           suspended.toolName = outcome.toolName;
+          const held = execution.events.find(
+            (e) =>
+              e.type === 'tool-result' &&
+              e.result.callId === outcome.callId &&
+              e.result.status === 'suspended',
+          );
+          if (held?.type === 'tool-result' && held.result.status === 'suspended') {
+            suspended.callKind = held.result.kind;
+            suspended.argsHash = held.result.argsHash;
+          }
         }
         return waitForUser(run, started, suspended, `Waiting for you: ${outcome.reason}`);
       }
@@ -289,7 +301,23 @@ async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWa
   }
   let text = `The user answered: ${feedback}`;
   let isError = false;
-  if (waiting.toolName === delegateToAgentToolName && run.delegation) {
+  if (waiting.callKind === 'approval') {
+    // The answer is a decision on the held call: yes runs exactly that call (bound to its key and
+    // arguments), no is final (invariant 7); anything else leaves the call waiting.
+    const decision = matchBuiltInFastPath(feedback, { confirming: true });
+    if (decision?.builtIn !== 'confirm') {
+      const { feedback: _unclear, ...still } = waiting;
+      return { kind: 'waiting', waiting: { ...still, reason: `Please answer yes or no. ${waiting.reason}` } };
+    }
+    const result =
+      decision.answer === 'yes' ? await runApprovedCall(run, item, waiting, messages) : undefined;
+    if (result?.status === 'suspended') {
+      const { feedback: _answered, ...still } = waiting;
+      return { kind: 'waiting', waiting: { ...still, reason: result.reason } };
+    }
+    isError = result === undefined || result.status === 'error';
+    text = result?.contextText ?? 'A human denied this call. Do not try it again.';
+  } else if (waiting.toolName === delegateToAgentToolName && run.delegation) {
     const outcome = await answerDelegation({
       ...run.delegation,
       idempotencyKey: `${run.turn.threadId}:${item.runTurnId}:${waiting.callId}`,
@@ -339,6 +367,42 @@ async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWa
   );
   const succeededTools = isError ? state.succeededTools : [...new Set([...state.succeededTools, toolName])];
   return { kind: 'resume', resume: { messages: completed, state: { ...state, succeededTools } } };
+}
+
+/** Runs a held call once, approved for exactly its idempotency key and arguments hash. */
+async function runApprovedCall(
+  run: PlanRun,
+  item: TodoItem,
+  waiting: SkillWaiting,
+  messages: readonly LanguageModelV3Message[],
+): Promise<ToolCallResult> {
+  const call = messages
+    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
+    .find((part) => part.type === 'tool-call' && part.toolCallId === waiting.callId);
+  const input = call?.type === 'tool-call' ? call.input : {};
+  const turnId = item.runTurnId ?? run.turn.turnId;
+  const key = `${run.turn.threadId}:${turnId}:${waiting.callId}`;
+  const [result] = await executeToolBatch(
+    [
+      {
+        callId: waiting.callId as string,
+        toolName: waiting.toolName as string,
+        input: typeof input === 'string' ? input : JSON.stringify(input),
+      },
+    ],
+    {
+      ...run.batch,
+      turnId,
+      tools: run.tools,
+      approvals: {
+        isApproved: async (request) =>
+          request.idempotencyKey === key && request.argsHash === waiting.argsHash
+            ? 'approved'
+            : ((await run.batch.approvals?.isApproved(request)) ?? 'none'),
+      },
+    },
+  );
+  return result as ToolCallResult;
 }
 
 /** Tool results carried in a resumed transcript, as loop events for the step output (not recorded again). */

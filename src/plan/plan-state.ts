@@ -36,6 +36,8 @@ const waitingSchema = z.discriminatedUnion('kind', [
     suspension: z.enum(['tool', 'escalate', 'confirm-continue', 'user-stop']),
     callId: z.string().optional(),
     toolName: z.string().optional(),
+    callKind: z.string().optional(),
+    argsHash: z.string().optional(),
     reason: z.string(),
     messages: z.array(z.json()),
     state: z.json(),

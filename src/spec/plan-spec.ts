@@ -85,6 +85,10 @@ export type PlanWaiting =
       /** The call that waits, for `tool` and `escalate`. */
       callId?: string;
       toolName?: string;
+      /** Why the call waits, from the tool pipeline: `approval` (a human must allow it), `feedback` … */
+      callKind?: string;
+      /** The held call's argument hash: an approval binds to exactly these arguments. */
+      argsHash?: string;
       reason: string;
       /** The run's checkpoint: its messages and loop state, to continue from exactly there. */
       messages: JsonValue[];
