@@ -41,7 +41,14 @@ export interface ObservationDataMap {
   thoughts: Open & { text: string };
   'tool-call': Open & { callId: string; toolName: string; input?: unknown };
   'tool-execution': Open & { callId: string; toolName: string; status: string; durationMs?: number };
-  synthesis: Open & { text?: string };
+  /** A plan's answer: `content` is the reply; `sources` and `suggestedQuestions` are for a UI. */
+  synthesis: Open & {
+    planId?: string;
+    content?: string;
+    sources?: string[];
+    suggestedQuestions?: string[];
+    text?: string;
+  };
   clarification: Open & { slot: string; question: string };
   suspended: Open & {
     callId: string;
