@@ -1,0 +1,67 @@
+/**
+ * What each framework adapter provides: one agent with the three tools and the framework's own mock
+ * model, able to run a session to its answer, and (where the framework persists threads) to resume one.
+ */
+
+/** `none`: in memory. `sqlite`/`postgres`: durable after every step, with the framework's defaults. */
+export type Persistence = 'none' | 'sqlite' | 'sqlite-full' | 'postgres';
+
+export interface AgentSetup {
+  persistence: Persistence;
+  /** SQLite file, for `sqlite` and `sqlite-full`. */
+  sqlitePath?: string;
+  /** Connection string, for `postgres`. */
+  postgresUrl?: string;
+  /** Upper bound on model calls per session; the scenario sets it above what the plan needs. */
+  maxSteps: number;
+  /** flowstack only: the lease TTL (the resume scenario lets a crashed worker's lease expire). */
+  leaseTtlMs?: number;
+}
+
+export interface BenchAgent {
+  /** Runs one session (a new request on `threadId`) until the model answers; returns the answer. */
+  run(threadId: string, request: string): Promise<string>;
+  /** Continues a thread whose process crashed mid-run, the framework's own way. */
+  resume(threadId: string, request: string): Promise<string>;
+  /** Drops the mock model's record of past calls (kept by every mock; not the runtime's memory). */
+  clearMockLog(): void;
+  /** Facts about the persistence actually in use (journal mode, synchronous …), for the report. */
+  describePersistence(): Promise<string>;
+  close(): Promise<void>;
+}
+
+export interface Framework {
+  id: FrameworkId;
+  /** Human name in tables. */
+  label: string;
+  /** npm packages whose installed versions the report names. */
+  packages: string[];
+  persistence: readonly Persistence[];
+  createAgent(setup: AgentSetup): Promise<BenchAgent>;
+}
+
+export type FrameworkId = 'flowstack' | 'ai-sdk' | 'openai-agents' | 'langgraph' | 'mastra';
+
+export const frameworkIds: readonly FrameworkId[] = [
+  'flowstack',
+  'ai-sdk',
+  'openai-agents',
+  'langgraph',
+  'mastra',
+];
+
+/** Loads one adapter only, so a child process holds one framework in memory. */
+export async function loadFramework(id: FrameworkId): Promise<Framework> {
+  switch (id) {
+    case 'flowstack':
+      return (await import('./flowstack.js')).flowstack;
+    case 'ai-sdk':
+      return (await import('./ai-sdk.js')).aiSdk;
+    case 'openai-agents':
+      return (await import('./openai-agents.js')).openaiAgents;
+    case 'langgraph':
+      return (await import('./langgraph.js')).langgraph;
+    case 'mastra':
+      return (await import('./mastra.js')).mastra;
+  }
+}

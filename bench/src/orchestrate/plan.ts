@@ -1,0 +1,83 @@
+/**
+ * How many runs of what: the full plan (`npm run bench`, under 15 minutes on 2 cores) and a quick
+ * smoke plan (`--quick`, about 2 minutes) that exercises every scenario with fewer runs.
+ */
+import type { FrameworkId, Persistence } from '../frameworks/framework.js';
+
+export interface StepsConfig {
+  framework: FrameworkId;
+  persistence: Persistence;
+  k: number;
+  runs: number;
+  /** 0: the in-memory comparison, 1: SQLite against LangGraph, 2: the other stores. Lower runs first in a run. */
+  priority: 0 | 1 | 2;
+}
+
+export interface BenchPlan {
+  quick: boolean;
+  /** The whole bench should end within this; runs past `minRuns` are dropped when the next would not fit. */
+  budgetMs: number;
+  /** Kept for the profiles and the report after the last run. */
+  reserveMs: number;
+  minRuns: number;
+  /** How many runs of each per-step row also measure the peak heap of one session. */
+  heapRuns: number;
+  steps: StepsConfig[];
+  /** Warm-up before measuring: steps, and the most time it may take per process. */
+  warmupSteps: number;
+  warmupMaxMs: number;
+  iterations: (k: number) => number;
+  maxMsPerProcess: number;
+  parallelRuns: number;
+  /** `memoryRuns`: how many of the runs also measure the heap per in-flight session (it varies little). */
+  sessions: { count: number; steps: number; runs: number; rounds: number; memoryRuns: number };
+  resume: { steps: number; runs: number; warmSessions: number };
+}
+
+const peers: FrameworkId[] = ['ai-sdk', 'openai-agents', 'langgraph', 'mastra'];
+
+export function createPlan(options: {
+  quick: boolean;
+  postgres: { flowstack: boolean; langgraph: boolean };
+}): BenchPlan {
+  const { quick } = options;
+  const runs = quick ? 2 : 5;
+  const secondaryRuns = quick ? 1 : 3;
+  const fullSyncRuns = quick ? 1 : 2;
+  const steps: StepsConfig[] = [];
+  for (const k of [10, 100]) {
+    for (const framework of ['flowstack', ...peers] as FrameworkId[]) {
+      steps.push({ framework, persistence: 'none', k, runs, priority: 0 });
+    }
+  }
+  for (const k of [10, 100]) {
+    steps.push({ framework: 'flowstack', persistence: 'sqlite', k, runs, priority: 1 });
+    steps.push({ framework: 'langgraph', persistence: 'sqlite', k, runs, priority: 1 });
+  }
+  for (const k of [10, 100]) {
+    steps.push({ framework: 'flowstack', persistence: 'sqlite-full', k, runs: fullSyncRuns, priority: 2 });
+    if (options.postgres.flowstack) {
+      steps.push({ framework: 'flowstack', persistence: 'postgres', k, runs: secondaryRuns, priority: 2 });
+    }
+    if (options.postgres.langgraph) {
+      steps.push({ framework: 'langgraph', persistence: 'postgres', k, runs: secondaryRuns, priority: 2 });
+    }
+  }
+  return {
+    quick,
+    budgetMs: (quick ? 5 : 13) * 60_000,
+    reserveMs: 30_000,
+    minRuns: quick ? 1 : 2,
+    heapRuns: 2,
+    steps,
+    warmupSteps: 2_000,
+    warmupMaxMs: quick ? 1_000 : 1_500,
+    iterations: (k) => (k >= 100 ? 30 : 80),
+    maxMsPerProcess: quick ? 1_000 : 1_500,
+    parallelRuns: quick ? 1 : 2,
+    sessions: { count: quick ? 200 : 1_000, steps: 5, runs: quick ? 1 : 3, rounds: 1, memoryRuns: 1 },
+    resume: { steps: 50, runs, warmSessions: 20 },
+  };
+}
+
+export const peerIds = peers;

@@ -1,0 +1,105 @@
+/** Reduces the reports of many runs to one figure per row: the median of the per-run medians. */
+import type { FrameworkId, Persistence } from '../frameworks/framework.js';
+import type { ParallelReport, ResumeReport, SessionsReport, StepsReport } from '../jobs.js';
+import {
+  type Collected,
+  type ParallelVia,
+  parallelKey,
+  resumeKey,
+  stepsKey,
+} from '../orchestrate/collect.js';
+import { median } from '../shared/stats.js';
+
+export interface StepsRow {
+  runs: number;
+  /** Per-run medians, µs per step, from wall time. */
+  overhead: number[];
+  /** Per-run medians, µs per step, from the process's CPU time. */
+  cpu: number[];
+  model: number[];
+  /** CPU overhead without the mock model's own time, per run. */
+  runtime: number[];
+  heapPeak: number[];
+  rss: number[];
+  persistence: string;
+}
+
+export function stepsRow(
+  collected: Collected,
+  framework: FrameworkId,
+  persistence: Persistence,
+  k: number,
+): StepsRow | undefined {
+  const reports = collected.steps.get(stepsKey(framework, persistence, k));
+  if (!reports || reports.length === 0) return undefined;
+  return {
+    runs: reports.length,
+    overhead: reports.map((r) => median(r.overheadUs)),
+    cpu: reports.map((r) => median(r.cpuUs)),
+    model: reports.map((r) => median(r.modelUs)),
+    runtime: reports.map((r) => median(r.cpuUs.map((c, i) => c - (r.modelUs[i] ?? 0)))),
+    heapPeak: reports.flatMap((r: StepsReport) => (r.heapPeakBytes === undefined ? [] : [r.heapPeakBytes])),
+    rss: reports.map((r) => r.maxRssBytes),
+    persistence: reports[0]?.persistence ?? '',
+  };
+}
+
+export interface ParallelRow {
+  wall: number[];
+  toolPhase: number[];
+  /** The fewest calls that ran at once in any run (3 = always fully overlapped). */
+  concurrency: number;
+}
+
+export function parallelRow(
+  collected: Collected,
+  framework: FrameworkId,
+  via: ParallelVia,
+): ParallelRow | undefined {
+  const reports: ParallelReport[] | undefined = collected.parallel.get(parallelKey(framework, via));
+  if (!reports || reports.length === 0) return undefined;
+  return {
+    wall: reports.map((r) => median(r.wallMs)),
+    toolPhase: reports.map((r) => median(r.toolPhaseMs)),
+    concurrency: Math.min(...reports.flatMap((r) => r.concurrency)),
+  };
+}
+
+export interface SessionsRow {
+  stepsPerSecond: number[];
+  stepsPerCpuSecond: number[];
+  heapPerSession: number[];
+  rss: number[];
+}
+
+export function sessionsRow(collected: Collected, framework: FrameworkId): SessionsRow | undefined {
+  const reports: SessionsReport[] | undefined = collected.sessions.get(framework);
+  if (!reports || reports.length === 0) return undefined;
+  return {
+    stepsPerSecond: reports.map((r) => median(r.stepsPerSecond)),
+    stepsPerCpuSecond: reports.map((r) => median(r.stepsPerCpuSecond)),
+    heapPerSession: reports.flatMap((r) =>
+      r.heapPerSessionBytes === undefined ? [] : [r.heapPerSessionBytes],
+    ),
+    rss: reports.map((r) => r.maxRssBytes),
+  };
+}
+
+export interface ResumeRow {
+  firstStep: number[];
+  total: number[];
+}
+
+export function resumeRow(
+  collected: Collected,
+  framework: FrameworkId,
+  start: 'cold' | 'warm',
+): ResumeRow | undefined {
+  const reports: ResumeReport[] | undefined = collected.resume.get(resumeKey(framework, start));
+  if (!reports || reports.length === 0) return undefined;
+  return { firstStep: reports.map((r) => r.firstStepMs), total: reports.map((r) => r.totalMs) };
+}
+
+export function mid(values: readonly number[] | undefined): number {
+  return values && values.length > 0 ? median(values) : Number.NaN;
+}

@@ -1,0 +1,80 @@
+/**
+ * Many concurrent sessions of a few steps each, on one agent. Throughput: all sessions started at once,
+ * steps (model calls) per second of wall time. Memory: the same again, but every session waits inside
+ * its third tool call until all of them are there; then the heap (after a full collection, and after the
+ * mocks' call logs are dropped) over the heap before the round, per session.
+ */
+import type { BenchAgent, Framework } from '../frameworks/framework.js';
+import type { SessionsJob, SessionsReport } from '../jobs.js';
+import { collectGarbage, meter, now } from '../shared/meter.js';
+import { plannedCall, requestFor } from '../shared/plan.js';
+
+export async function runSessions(framework: Framework, job: SessionsJob): Promise<SessionsReport> {
+  const agent = await framework.createAgent({ persistence: job.persistence, maxSteps: job.steps + 5 });
+  const request = requestFor({ kind: 'chain', toolCalls: job.steps - 1 });
+  let round = 0;
+  const runRound = async (sessions: number) => {
+    const prefix = `s-${process.pid}-${round++}`;
+    const answers = await Promise.all(
+      Array.from({ length: sessions }, (_, i) => agent.run(`${prefix}-${i}`, request)),
+    );
+    if (answers.some((a) => !a.includes(`Done: ${job.steps - 1}`)))
+      throw new Error('A session did not finish its steps.');
+    agent.clearMockLog();
+  };
+
+  await runRound(Math.min(100, job.sessions));
+  const stepsPerSecond: number[] = [];
+  const stepsPerCpuSecond: number[] = [];
+  for (let r = 0; r < job.rounds; r++) {
+    collectGarbage();
+    const cpuStart = process.cpuUsage();
+    const start = now();
+    await runRound(job.sessions);
+    const cpu = process.cpuUsage(cpuStart);
+    stepsPerSecond.push((job.sessions * job.steps) / ((now() - start) / 1000));
+    stepsPerCpuSecond.push((job.sessions * job.steps) / ((cpu.user + cpu.system) / 1e6));
+  }
+
+  const heapPerSessionBytes = job.measureMemory ? await measureInFlightHeap(agent, job, request) : undefined;
+  const persistence = await agent.describePersistence();
+  await agent.close();
+  return {
+    scenario: 'sessions',
+    stepsPerSecond,
+    stepsPerCpuSecond,
+    ...(heapPerSessionBytes === undefined ? {} : { heapPerSessionBytes }),
+    maxRssBytes: process.resourceUsage().maxRSS * 1024,
+    persistence,
+  };
+}
+
+async function measureInFlightHeap(agent: BenchAgent, job: SessionsJob, request: string): Promise<number> {
+  const gateTool = plannedCall(2).toolName;
+  let waiting = 0;
+  let release: () => void = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let inFlight = 0;
+  collectGarbage();
+  const base = process.memoryUsage().heapUsed;
+  meter.beforeTool = (name) => {
+    if (name !== gateTool) return undefined;
+    waiting++;
+    if (waiting === job.sessions) {
+      agent.clearMockLog();
+      collectGarbage();
+      inFlight = process.memoryUsage().heapUsed;
+      release();
+    }
+    return gate;
+  };
+  try {
+    const prefix = `heap-${process.pid}`;
+    await Promise.all(Array.from({ length: job.sessions }, (_, i) => agent.run(`${prefix}-${i}`, request)));
+  } finally {
+    meter.beforeTool = undefined;
+  }
+  return (inFlight - base) / job.sessions;
+}

@@ -1,0 +1,89 @@
+/**
+ * What a child process counts while a scenario runs: time spent inside tools and inside the mock
+ * model, and heap peaks. Tools and mocks report here; nothing here runs unless a scenario asks.
+ */
+import { performance } from 'node:perf_hooks';
+
+export interface Meter {
+  /** Wall time inside tool bodies (including their simulated latency). */
+  toolMs: number;
+  /** Wall time inside the mock model's own code. */
+  modelMs: number;
+  toolCalls: number;
+  modelCalls: number;
+  /** Simulated latency of every tool call. */
+  toolDelayMs: number;
+  /** When set, `sampleHeap` is called at every tool and model call. */
+  sampling: boolean;
+  heapPeak: number;
+  /** Start and end of every tool call, when `recordSpans` is set. */
+  recordSpans: boolean;
+  spans: { start: number; end: number }[];
+  /** Awaited at the start of every tool call (gates, crash triggers, first-step clocks). */
+  beforeTool: ((toolName: string, index: number) => Promise<void> | void) | undefined;
+}
+
+export const meter: Meter = {
+  toolMs: 0,
+  modelMs: 0,
+  toolCalls: 0,
+  modelCalls: 0,
+  toolDelayMs: 0,
+  sampling: false,
+  heapPeak: 0,
+  recordSpans: false,
+  spans: [],
+  beforeTool: undefined,
+};
+
+export function resetCounters(): void {
+  meter.toolMs = 0;
+  meter.modelMs = 0;
+  meter.toolCalls = 0;
+  meter.modelCalls = 0;
+}
+
+export function sampleHeap(): void {
+  const used = process.memoryUsage().heapUsed;
+  if (used > meter.heapPeak) meter.heapPeak = used;
+}
+
+/** Times the mock model's own work (`respond` is synchronous in every mock here). */
+export function timeModel<T>(respond: () => T): T {
+  const start = performance.now();
+  meter.modelCalls++;
+  if (meter.sampling) sampleHeap();
+  try {
+    return respond();
+  } finally {
+    meter.modelMs += performance.now() - start;
+  }
+}
+
+export function now(): number {
+  return performance.now();
+}
+
+/** A full collection, twice, so that the heap reading is stable (`--expose-gc` is always on in children). */
+export function collectGarbage(): void {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('Run the child with --expose-gc.');
+  gc();
+  gc();
+}
+
+/** The most tool calls that ran at the same time, from the recorded spans. */
+export function maxConcurrency(spans: readonly { start: number; end: number }[]): number {
+  const events = spans.flatMap((s) => [
+    { t: s.start, d: 1 },
+    { t: s.end, d: -1 },
+  ]);
+  events.sort((a, b) => a.t - b.t || a.d - b.d);
+  let running = 0;
+  let most = 0;
+  for (const e of events) {
+    running += e.d;
+    most = Math.max(most, running);
+  }
+  return most;
+}
