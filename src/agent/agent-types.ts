@@ -99,7 +99,13 @@ export interface AgentLimits {
   maxToolResultChars: number;
   /** Conversation messages given to the router and skills. */
   recentMessages: number;
+  /**
+   * How long a thread's lease lasts without renewal; a running turn renews it every third of this, so a
+   * process that died frees its threads within this time.
+   */
   leaseTtlMs: number;
+  /** Times an interrupted turn is started again before it is given up (with its unknown outcomes listed). */
+  maxTurnAttempts: number;
   /** Scratchpad snippets kept per thread (least recently used evicted). */
   maxScratchpadEntries: number;
   /** Internal flows started in the background in one turn. */
@@ -141,6 +147,12 @@ export interface SendOptions {
   text: string;
   principal?: string;
   signal?: AbortSignal;
+  /**
+   * An id of this request, stable across redeliveries (a queue's job id, an HTTP idempotency key): a
+   * request that already ran returns its answer again without running; one whose process died mid-turn
+   * is resumed under the same turn id, so nothing it completed runs twice.
+   */
+  requestId?: string;
   /** Execution settings for this call only (over the thread's and the agent's). */
   execution?: Partial<ExecutionConfig>;
   /** Execution settings saved with the thread, for this and later calls. */

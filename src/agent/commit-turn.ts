@@ -12,6 +12,7 @@ export async function commitTurn(
   store: StateStore,
   bus: ObservationBus,
 ): Promise<{ version: number; observations: Observation[] }> {
+  turn.beforeCommit?.();
   turn.snapshot.historySeq += turn.history.length;
   const commit = await store.commit({
     threadId: turn.threadId,

@@ -31,8 +31,18 @@ import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult 
 import { commitTurn } from './commit-turn.js';
 import { defaultAgentLimits } from './default-limits.js';
 import type { RunFlowsOptions } from './flow-run-context.js';
+import {
+  endInflight,
+  findRequest,
+  type InflightTurn,
+  interruptedTurnOf,
+  repeatedResult,
+  startInflight,
+  unfinishedCalls,
+} from './inflight-turn.js';
 import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 import type { PlanRuntime } from './plan-run.js';
+import { recordModelCalls } from './record-model-calls.js';
 import { routePlanMessage } from './route-plan-message.js';
 import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
@@ -102,27 +112,71 @@ export function createAgent(options: AgentOptions): Agent {
     const text = prepareInput(sendOptions.text, { maxChars: limits.maxInputChars });
     assertExecution(sendOptions.execution, 'call');
     assertExecution(sendOptions.threadExecution, 'thread');
-    const { threadId } = sendOptions;
-    const leased = await store.acquireLease({ threadId, owner, ttlMs: limits.leaseTtlMs, now: clock.now() });
+    const { threadId, requestId } = sendOptions;
+    return holdLease(threadId, sendOptions.signal, async (signal) => {
+      const leased = { ...sendOptions, signal };
+      let loaded = await loadOwnedThread(threadId, sendOptions.principal);
+      const answered = requestId !== undefined ? findRequest(loaded.snapshot, requestId) : undefined;
+      if (answered) return repeatedResult(threadId, answered, loaded.snapshot);
+      // A turn whose process died: the same request runs it again (replayed, nothing completed runs
+      // twice); another message closes it and goes on from what it saved.
+      const interrupted = interruptedTurnOf(loaded.snapshot);
+      if (interrupted && requestId !== undefined && interrupted.requestId === requestId)
+        return runTurn(leased, loaded, { interrupted });
+      if (interrupted) loaded = await closeInterruptedTurn(loaded, interrupted);
+      return runTurn(leased, loaded, { text: redact.text(text) });
+    });
+  }
+
+  /**
+   * Runs `work` while holding the thread's lease, renewed every third of its time to live; a lease
+   * lost to another process aborts the work rather than letting two processes write one thread.
+   */
+  async function holdLease<T>(
+    threadId: string,
+    outer: AbortSignal | undefined,
+    work: (signal: AbortSignal) => Promise<T>,
+  ): Promise<T> {
+    const ttlMs = limits.leaseTtlMs;
+    const leased = await store.acquireLease({ threadId, owner, ttlMs, now: clock.now() });
     if (!leased) throw new ThreadBusyError({ threadId });
+    const lost = new AbortController();
+    const renew = setInterval(
+      () => {
+        store
+          .acquireLease({ threadId, owner, ttlMs, now: clock.now() })
+          .then((held) => {
+            if (!held) lost.abort(new ThreadBusyError({ threadId }));
+          })
+          .catch(() => undefined);
+      },
+      Math.max(1, Math.floor(ttlMs / 3)),
+    );
+    renew.unref?.();
+    const signal = outer ? AbortSignal.any([outer, lost.signal]) : lost.signal;
     try {
-      return await runTurn(sendOptions, redact.text(text));
+      return await work(signal);
     } finally {
+      clearInterval(renew);
       await store.releaseLease({ threadId, owner });
     }
   }
 
-  async function runTurn(sendOptions: SendOptions, text: string): Promise<TurnResult> {
-    const { threadId } = sendOptions;
-    const loaded = await loadOrCreateThread(store, threadId, sendOptions.principal);
+  async function loadOwnedThread(threadId: string, principal: string | undefined) {
+    const loaded = await loadOrCreateThread(store, threadId, principal);
     // A thread belongs to the principal that started it; to anyone else it does not exist.
-    if (
-      sendOptions.principal !== undefined &&
-      loaded.version > 0 &&
-      loaded.snapshot.principal !== sendOptions.principal
-    )
+    if (principal !== undefined && loaded.version > 0 && loaded.snapshot.principal !== principal)
       throw new ThreadNotFoundError({ threadId });
-    const turnId = ids('turn');
+    return loaded;
+  }
+
+  async function runTurn(
+    sendOptions: SendOptions,
+    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    input: { text: string } | { interrupted: InflightTurn },
+  ): Promise<TurnResult> {
+    const { threadId } = sendOptions;
+    const turnId = 'interrupted' in input ? input.interrupted.turnId : ids('turn');
     const telemetry = createTurnTelemetry({
       ...(options.telemetry?.tracer ? { tracer: options.telemetry.tracer } : {}),
       agentName: options.telemetry?.agentName ?? 'flowstack',
@@ -136,7 +190,7 @@ export function createAgent(options: AgentOptions): Agent {
       recordContent: options.telemetry?.recordContent === true,
     });
     try {
-      const result = await runTurnSteps(sendOptions, text, loaded, turnId, telemetry);
+      const result = await runTurnSteps(sendOptions, loaded, turnId, telemetry, input);
       telemetry.end({ status: result.status });
       return result;
     } catch (error) {
@@ -147,10 +201,10 @@ export function createAgent(options: AgentOptions): Agent {
 
   async function runTurnSteps(
     sendOptions: SendOptions,
-    text: string,
     loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
     turnId: string,
     telemetry: TurnTelemetry,
+    input: { text: string } | { interrupted: InflightTurn },
   ): Promise<TurnResult> {
     const { threadId, signal } = sendOptions;
     const turn: TurnState = {
@@ -165,13 +219,37 @@ export function createAgent(options: AgentOptions): Agent {
       suspended: false,
       clock,
     };
-    const recent = await readRecentMessages(store, turn.snapshot, limits.recentMessages - 1);
+    const interrupted = 'interrupted' in input ? input.interrupted : undefined;
+    const text = interrupted ? interrupted.text : (input as { text: string }).text;
+    const recent = (await readRecentMessages(store, turn.snapshot, limits.recentMessages)).filter(
+      (m) => interrupted === undefined || m.seq < interrupted.messageSeq,
+    );
+    recent.splice(0, recent.length - (limits.recentMessages - 1));
     const context = toPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]);
     const history = recent.map((m) => ({ role: m.role, text: m.text }));
-    record(turn, 'message', { role: 'user', text });
+    // The turn is saved as started before any model or tool is called: a process that dies from here
+    // on leaves a turn the next call on this thread resumes (docs/decisions/0017-replayable-turns.md).
+    const inflight = startInflight(turn, text, sendOptions.requestId, interrupted);
+    await commitTurn(turn, store, bus);
+    if (inflight.attempts > limits.maxTurnAttempts) return abandonInterruptedTurn(turn, inflight);
+    const recorder = recordModelCalls({
+      model: options.model,
+      store,
+      threadId,
+      turnId,
+      clock,
+      redact,
+      ...(interrupted?.modelCalls ? { counters: interrupted.modelCalls } : {}),
+    });
+    turn.beforeCommit = () => {
+      turn.snapshot.extensions = {
+        ...turn.snapshot.extensions,
+        turn: { ...inflight, phase: 'running', modelCalls: recorder.counters() },
+      };
+    };
     const stream = options.stream === true;
     const common = {
-      model: telemetry.wrapModel(options.model),
+      model: telemetry.wrapModel(recorder.model),
       context,
       ...(stream ? { stream } : {}),
       ...(signal ? { signal } : {}),
@@ -201,10 +279,12 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.domain ? { domain: options.domain } : {}),
     };
     const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
+    // A turn interrupted after its first save of the run is past routing: it goes on with its flows.
+    const routed = interrupted?.phase === 'running';
     try {
-      const handled = plan
-        ? await routePlanMessage({ ...plan, turn, text, rules: options.rules ?? [] })
-        : false;
+      const handled =
+        routed ||
+        (plan ? await routePlanMessage({ ...plan, turn, text, rules: options.rules ?? [] }) : false);
       if (!handled)
         await routeTurn({
           ...common,
@@ -228,6 +308,12 @@ export function createAgent(options: AgentOptions): Agent {
       });
       observe(turn, 'error', { phase: error.phase, message: redact.text(error.message) });
     }
+    return finishTurnResult(turn, inflight);
+  }
+
+  /** Composes the reply and saves the end of the turn: the in-flight record goes, the request is logged. */
+  async function finishTurnResult(turn: TurnState, inflight: InflightTurn): Promise<TurnResult> {
+    const { threadId } = turn;
     const pending = turn.snapshot.pending;
     const reply = composeReply(turn.replyParts, pending?.question);
     record(turn, 'message', { role: 'assistant', text: reply.text });
@@ -239,6 +325,8 @@ export function createAgent(options: AgentOptions): Agent {
         : turn.failed
           ? 'failed'
           : 'completed';
+    turn.beforeCommit = undefined;
+    endInflight(turn, inflight, { status, reply: reply.text });
     const { observations } = await commitTurnWithResponse(turn, reply.text, status);
     const result: TurnResult = {
       threadId,
@@ -300,6 +388,59 @@ export function createAgent(options: AgentOptions): Agent {
       data: { text: reply, status },
     });
     return commitTurn(turn, store, bus);
+  }
+
+  /**
+   * Closes a turn whose process died when the user moved on: its in-flight record goes, and the calls it
+   * started without a recorded result are reported as unknown outcomes — never guessed, never re-run.
+   * Whatever it saved (a plan's progress) stays, for the next message to go on from.
+   */
+  async function closeInterruptedTurn(
+    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    interrupted: InflightTurn,
+  ): Promise<Awaited<ReturnType<typeof loadOrCreateThread>>> {
+    const turn: TurnState = {
+      threadId: loaded.snapshot.threadId,
+      turnId: interrupted.turnId,
+      snapshot: loaded.snapshot,
+      baseVersion: loaded.version,
+      history: [],
+      observations: [],
+      replyParts: [],
+      failed: true,
+      suspended: false,
+      clock,
+    };
+    const unknown = await unfinishedCalls(store, turn.threadId, interrupted.turnId);
+    const { turn: _closed, ...extensions } = turn.snapshot.extensions;
+    turn.snapshot.extensions = extensions;
+    observe(turn, 'error', {
+      phase: 'resume',
+      message: 'The turn was interrupted before it finished; a newer message replaced it.',
+      ...(unknown.length > 0
+        ? { unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })) }
+        : {}),
+    });
+    const { version } = await commitTurn(turn, store, bus);
+    return { snapshot: turn.snapshot, version };
+  }
+
+  /** Ends a turn that kept dying: it is not tried again, and what it may have done is said. */
+  async function abandonInterruptedTurn(turn: TurnState, inflight: InflightTurn): Promise<TurnResult> {
+    const unknown = await unfinishedCalls(store, turn.threadId, turn.turnId);
+    turn.failed = true;
+    const calls = unknown.map((e) => `${e.toolName} (${e.callId})`).join(', ');
+    turn.replyParts.push({
+      text:
+        `This request was interrupted ${inflight.attempts - 1} times and was stopped.` +
+        (calls ? ` These calls started and may or may not have taken effect: ${calls}.` : ''),
+    });
+    observe(turn, 'error', {
+      phase: 'resume',
+      message: `The turn was interrupted ${inflight.attempts - 1} times.`,
+      unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })),
+    });
+    return finishTurnResult(turn, inflight);
   }
 
   async function readThread(threadId: string) {

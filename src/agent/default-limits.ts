@@ -10,7 +10,8 @@ export const defaultAgentLimits: AgentLimits = {
   maxFlowsPerTurn: 8,
   maxToolResultChars: 1_500,
   recentMessages: 6,
-  leaseTtlMs: 5 * 60_000,
+  leaseTtlMs: 30_000,
+  maxTurnAttempts: 3,
   maxScratchpadEntries: 64,
   maxBackgroundFlows: 8,
 };

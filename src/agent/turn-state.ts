@@ -35,6 +35,8 @@ export interface TurnState {
   changes?: DialogueChange[];
   /** Flows popped during the turn, oldest first. */
   finished?: FlowInstance[];
+  /** Called before every save of the turn but its last (it saves the in-flight record). */
+  beforeCommit?: () => void;
 }
 
 export function observe(

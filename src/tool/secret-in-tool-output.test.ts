@@ -163,7 +163,8 @@ describe('a secret in a tool output', () => {
     for (const secret of Object.values(injected)) expect(rawOutputs.join()).toContain(secret);
     expect(turn.status).toBe('completed');
     expect(model.calls.map((c) => c.phase)).toEqual(['predict', 'skill', 'skill', 'simulate', 'skill']);
-    expect(journal.map((e) => [e.toolName, e.status])).toEqual([
+    // Model answers are journaled too (a resumed turn replays them); here only the tool calls matter.
+    expect(journal.filter((e) => e.toolName !== '(model)').map((e) => [e.toolName, e.status])).toEqual([
       ['read_config', 'succeeded'],
       ['ping_service', 'failed'],
       ['rotate_key', 'succeeded'],

@@ -1,0 +1,123 @@
+/**
+ * The record of a turn under way, saved in the snapshot (`extensions.turn`) from the turn's first
+ * commit to its last. A process that dies mid-turn leaves it behind; the next call on the thread finds
+ * it and runs the same turn again under the same turn id, replaying the model's recorded answers and
+ * the journaled tool results (docs/decisions/0017-replayable-turns.md). Also the log of the last
+ * request ids, so a request delivered twice runs once.
+ */
+import type { JournalEntry, StateStore, ThreadSnapshot } from '../spec/index.js';
+import type { TurnResult, TurnStatus } from './agent-types.js';
+import { modelAnswerToolName } from './record-model-calls.js';
+import { record, type TurnState } from './turn-state.js';
+
+export interface InflightTurn {
+  turnId: string;
+  /** The caller's id of the request, when it gave one. */
+  requestId?: string;
+  /** The user's message (already redacted). */
+  text: string;
+  /** History seq of the user's message, saved with the turn's first commit. */
+  messageSeq: number;
+  startedAt: number;
+  /** `routing` until the run's first save; a turn resumed in `running` skips routing. */
+  phase: 'routing' | 'running';
+  /** How many times the turn was started; one more on each resume. */
+  attempts: number;
+  /** Model calls made per asker at the last save (see `recordModelCalls`). */
+  modelCalls?: Record<string, number>;
+}
+
+/** What a finished request answered, kept so that the same request id gets the same answer. */
+export interface AnsweredRequest {
+  requestId: string;
+  turnId: string;
+  status: TurnStatus;
+  reply: string;
+}
+
+/** Request ids remembered per thread. */
+export const rememberedRequests = 32;
+
+export function interruptedTurnOf(snapshot: ThreadSnapshot): InflightTurn | undefined {
+  const turn = snapshot.extensions.turn as InflightTurn | undefined;
+  return turn && typeof turn.turnId === 'string' ? turn : undefined;
+}
+
+export function findRequest(snapshot: ThreadSnapshot, requestId: string): AnsweredRequest | undefined {
+  const log = snapshot.extensions.requests as AnsweredRequest[] | undefined;
+  return log?.find((r) => r.requestId === requestId);
+}
+
+/** The answer of a request that already ran: the same reply, the thread as it is now. */
+export function repeatedResult(
+  threadId: string,
+  answered: AnsweredRequest,
+  snapshot: ThreadSnapshot,
+): TurnResult {
+  const result: TurnResult = {
+    threadId,
+    turnId: answered.turnId,
+    status: answered.status,
+    reply: answered.reply,
+    frames: [],
+    stack: snapshot.stack,
+    observations: [],
+  };
+  if (snapshot.pending) result.pending = snapshot.pending;
+  return result;
+}
+
+/**
+ * Marks the turn as under way (a new one records the user's message; a resumed one counts one more
+ * attempt). The caller saves it before anything else happens.
+ */
+export function startInflight(
+  turn: TurnState,
+  text: string,
+  requestId: string | undefined,
+  interrupted: InflightTurn | undefined,
+): InflightTurn {
+  const inflight: InflightTurn = interrupted
+    ? { ...interrupted, attempts: interrupted.attempts + 1 }
+    : {
+        turnId: turn.turnId,
+        text,
+        messageSeq: turn.snapshot.historySeq + turn.history.length + 1,
+        startedAt: turn.clock.now(),
+        phase: 'routing',
+        attempts: 1,
+        ...(requestId !== undefined ? { requestId } : {}),
+      };
+  if (!interrupted) record(turn, 'message', { role: 'user', text });
+  turn.snapshot.extensions = { ...turn.snapshot.extensions, turn: inflight };
+  return inflight;
+}
+
+/** Clears the in-flight record and logs the request's answer, for the turn's last commit. */
+export function endInflight(
+  turn: TurnState,
+  inflight: InflightTurn,
+  answer: { status: TurnStatus; reply: string },
+): void {
+  const { turn: _done, ...extensions } = turn.snapshot.extensions;
+  if (inflight.requestId !== undefined) {
+    const log = (extensions.requests as AnsweredRequest[] | undefined) ?? [];
+    extensions.requests = [
+      ...log.filter((r) => r.requestId !== inflight.requestId),
+      { requestId: inflight.requestId, turnId: inflight.turnId, ...answer },
+    ].slice(-rememberedRequests);
+  }
+  turn.snapshot.extensions = extensions;
+}
+
+/** Tool calls of a turn that started and recorded no result: their effect is unknown. */
+export async function unfinishedCalls(
+  store: StateStore,
+  threadId: string,
+  turnId: string,
+): Promise<JournalEntry[]> {
+  const prefix = `${threadId}:${turnId}:`;
+  return (await store.listJournal(threadId)).filter(
+    (e) => e.key.startsWith(prefix) && e.status === 'started' && e.toolName !== modelAnswerToolName,
+  );
+}

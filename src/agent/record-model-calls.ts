@@ -1,0 +1,240 @@
+/**
+ * Makes a turn replayable (DESIGN.md invariant 5): every model answer of the turn is journaled before
+ * the runtime acts on it, and a turn resumed after its process died gets the journaled answers back
+ * instead of asking the model again. The resumed turn therefore takes the same path, issues the same
+ * tool calls with the same call ids, and meets their journal rows: a completed call is reused, a
+ * non-idempotent call that started without a result becomes an unknown outcome — never a second run.
+ * Without this, a real model would answer a re-run with new call ids, and every side effect of the
+ * interrupted turn would happen again (docs/decisions/0017-replayable-turns.md).
+ *
+ * Answers are keyed by turn, by who asked (the call's `phase` and `flow` labels) and by how many calls
+ * that asker made before: concurrent background flows cannot take each other's answers. A recorded
+ * answer is used only if the request still looks the same (its fingerprint); otherwise the model is
+ * asked and the new answer replaces the old.
+ */
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3FinishReason,
+  LanguageModelV3GenerateResult,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
+import type { StateStore } from '../spec/index.js';
+import type { Clock } from '../util/index.js';
+
+/** The journal's tool name for recorded model answers. */
+export const modelAnswerToolName = '(model)';
+
+interface RecordedAnswer {
+  fingerprint: string;
+  content: LanguageModelV3Content[];
+  finishReason: LanguageModelV3FinishReason;
+  usage: LanguageModelV3Usage;
+}
+
+export interface ModelRecorder {
+  /** The model as the turn uses it: answers come from the journal when recorded. */
+  model: LanguageModelV3;
+  /** Calls made so far per asker; saved with the turn so a resume continues the count. */
+  counters(): Record<string, number>;
+}
+
+export interface RecordModelCallsOptions {
+  model: LanguageModelV3;
+  store: StateStore;
+  threadId: string;
+  turnId: string;
+  clock: Clock;
+  /** Counters saved by an earlier attempt of this turn. */
+  counters?: Readonly<Record<string, number>>;
+  /** Answers are stored redacted (DESIGN.md invariant 8). */
+  redact: { text(text: string): string };
+}
+
+export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorder {
+  const { store, threadId, turnId, clock, redact } = options;
+  const inner = options.model;
+  const counts = new Map<string, number>(Object.entries(options.counters ?? {}));
+
+  const next = (call: LanguageModelV3CallOptions) => {
+    const labels = (call.providerOptions?.flowstack ?? {}) as Record<string, unknown>;
+    const asker = `${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`;
+    const n = counts.get(asker) ?? 0;
+    counts.set(asker, n + 1);
+    return { key: `${threadId}:${turnId}:model:${asker}:${n}`, callId: `${asker}#${n}` };
+  };
+
+  const lookup = async (key: string, fingerprint: string) => {
+    const entry = await store.readJournal(key);
+    if (!entry?.result) return { entry, answer: undefined };
+    try {
+      const answer = JSON.parse(entry.result) as RecordedAnswer;
+      return { entry, answer: answer.fingerprint === fingerprint ? answer : undefined };
+    } catch {
+      return { entry, answer: undefined };
+    }
+  };
+
+  const save = async (
+    slot: { key: string; callId: string },
+    exists: boolean,
+    answer: RecordedAnswer,
+  ): Promise<void> => {
+    if (!exists)
+      await store.journalStart({
+        key: slot.key,
+        threadId,
+        callId: slot.callId,
+        toolName: modelAnswerToolName,
+        argsHash: answer.fingerprint,
+        idempotent: true,
+        status: 'started',
+        startedAt: clock.now(),
+      });
+    await store.journalFinish({
+      key: slot.key,
+      status: 'succeeded',
+      result: JSON.stringify({ ...answer, content: answer.content.map((part) => redactPart(part, redact)) }),
+      finishedAt: clock.now(),
+    });
+  };
+
+  const model: LanguageModelV3 = {
+    specificationVersion: 'v3',
+    provider: inner.provider,
+    modelId: inner.modelId,
+    get supportedUrls() {
+      return inner.supportedUrls;
+    },
+    async doGenerate(call) {
+      const slot = next(call);
+      const fingerprint = fingerprintOf(call);
+      const { entry, answer } = await lookup(slot.key, fingerprint);
+      if (answer) return generateResultOf(answer);
+      const result = await inner.doGenerate(call);
+      await save(slot, entry !== undefined, {
+        fingerprint,
+        content: result.content,
+        finishReason: result.finishReason,
+        usage: result.usage,
+      });
+      return result;
+    },
+    async doStream(call) {
+      const slot = next(call);
+      const fingerprint = fingerprintOf(call);
+      const { entry, answer } = await lookup(slot.key, fingerprint);
+      if (answer) return { stream: streamOf(answer) };
+      const result = await inner.doStream(call);
+      const collected = collectStream();
+      const recording = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+        transform(part, controller) {
+          collected.add(part);
+          controller.enqueue(part);
+        },
+        // The answer is durable before the consumer sees the end of the stream, so before any tool runs.
+        async flush() {
+          const answer = collected.answer(fingerprint);
+          if (answer) await save(slot, entry !== undefined, answer);
+        },
+      });
+      return { ...result, stream: result.stream.pipeThrough(recording) };
+    },
+  };
+  return { model, counters: () => Object.fromEntries(counts) };
+}
+
+/**
+ * What must be the same for a recorded answer to fit: the number of prompt messages, the size of the
+ * last one and the tools offered. Cheap (no hashing of the whole prompt) and enough to tell a replayed
+ * call from a different one.
+ */
+function fingerprintOf(call: LanguageModelV3CallOptions): string {
+  const last = call.prompt.at(-1);
+  const lastSize = last ? JSON.stringify(last.content).length : 0;
+  const tools = call.tools?.map((t) => t.name).join(',') ?? '';
+  return `${call.prompt.length}:${lastSize}:${tools}:${call.responseFormat?.type ?? 'text'}`;
+}
+
+/**
+ * Text, reasoning and tool arguments pass the redactor before they are stored. A model only sees
+ * redacted context, so a secret in its answer is rare; if one is there, the replayed answer carries
+ * the redacted text (a tool call with changed arguments then meets its journal row as another call).
+ */
+function redactPart(
+  part: LanguageModelV3Content,
+  redact: { text(text: string): string },
+): LanguageModelV3Content {
+  if (part.type === 'text' || part.type === 'reasoning') return { ...part, text: redact.text(part.text) };
+  if (part.type === 'tool-call') return { ...part, input: redact.text(part.input) };
+  return part;
+}
+
+function generateResultOf(answer: RecordedAnswer): LanguageModelV3GenerateResult {
+  return { content: answer.content, finishReason: answer.finishReason, usage: answer.usage, warnings: [] };
+}
+
+function streamOf(answer: RecordedAnswer): ReadableStream<LanguageModelV3StreamPart> {
+  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
+  answer.content.forEach((part, index) => {
+    const id = String(index);
+    if (part.type === 'text') {
+      parts.push(
+        { type: 'text-start', id },
+        { type: 'text-delta', id, delta: part.text },
+        { type: 'text-end', id },
+      );
+    } else if (part.type === 'reasoning') {
+      parts.push(
+        { type: 'reasoning-start', id },
+        { type: 'reasoning-delta', id, delta: part.text },
+        { type: 'reasoning-end', id },
+      );
+    } else if (part.type === 'tool-call') parts.push(part);
+  });
+  parts.push({ type: 'finish', finishReason: answer.finishReason, usage: answer.usage });
+  return new ReadableStream({
+    start(controller) {
+      for (const part of parts) controller.enqueue(part);
+      controller.close();
+    },
+  });
+}
+
+/** Assembles a streamed answer into content parts, as `doGenerate` would have returned it. */
+function collectStream() {
+  const content: LanguageModelV3Content[] = [];
+  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
+  let finish: { finishReason: LanguageModelV3FinishReason; usage: LanguageModelV3Usage } | undefined;
+  let failed = false;
+  return {
+    add(part: LanguageModelV3StreamPart) {
+      if (part.type === 'text-start' || part.type === 'reasoning-start') {
+        const entry = {
+          type: part.type === 'text-start' ? ('text' as const) : ('reasoning' as const),
+          text: '',
+        };
+        open.set(`${entry.type}:${part.id}`, entry);
+        content.push(entry);
+      } else if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
+        const type = part.type === 'text-delta' ? 'text' : 'reasoning';
+        let entry = open.get(`${type}:${part.id}`);
+        if (!entry) {
+          entry = { type, text: '' };
+          open.set(`${type}:${part.id}`, entry);
+          content.push(entry);
+        }
+        entry.text += part.delta;
+      } else if (part.type === 'tool-call') content.push(part);
+      else if (part.type === 'finish') finish = { finishReason: part.finishReason, usage: part.usage };
+      else if (part.type === 'error') failed = true;
+    },
+    /** The answer, or nothing when the stream failed or never finished (nothing to replay then). */
+    answer(fingerprint: string): RecordedAnswer | undefined {
+      if (failed || !finish) return undefined;
+      return { fingerprint, content, ...finish };
+    },
+  };
+}

@@ -1,0 +1,195 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFlow } from '../flow/index.js';
+import type { StateStore } from '../spec/index.js';
+import { createSqliteStore } from '../store/index.js';
+import { createScriptedModel } from '../test/index.js';
+import { defineTool } from '../tool/index.js';
+import type { Clock } from '../util/index.js';
+import { createAgent } from './create-agent.js';
+import { defaultAgentLimits } from './default-limits.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'flowstack-replay-'));
+const stores: StateStore[] = [];
+afterEach(async () => {
+  await Promise.all(stores.splice(0).map((s) => s.close()));
+});
+
+const sendNote = defineFlow({
+  name: 'send_note',
+  intent: 'prepare',
+  description: 'Send a note to the team.',
+  slots: [],
+  tools: ['post_note'],
+  skill: 'Post the note the user asked for.',
+});
+
+/** A non-idempotent tool whose effect is counted, as a real side effect would be. */
+function postNote(effects: string[]) {
+  return defineTool({
+    name: 'post_note',
+    description: 'Posts a note to the team channel.',
+    input: z.object({ text: z.string() }),
+    output: z.object({ posted: z.boolean() }),
+    idempotent: false,
+    execute: ({ text }) => {
+      effects.push(text);
+      return { posted: true };
+    },
+  });
+}
+
+/**
+ * The scripted conversation, with fresh random call ids on every call, as real providers make them:
+ * a re-run that asked the model again would see new ids and miss the journal.
+ */
+function noteModel(options: { hangAt?: number } = {}): {
+  model: LanguageModelV3;
+  calls: () => number;
+  /** Resolves when the call that never answers is made. */
+  hung: Promise<void>;
+} {
+  const scripted = createScriptedModel({
+    steps: [
+      { match: { phase: 'predict' }, json: { flow: 'send_note', slots: {} }, repeat: true },
+      {
+        match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
+        toolCalls: [{ toolName: 'post_note', input: { text: 'Deploy at 5' } }],
+        repeat: true,
+      },
+      {
+        match: { phase: 'skill' },
+        toolCalls: [{ toolName: 'finish_skill', input: { outcome: 'success', data: { text: 'Posted.' } } }],
+        repeat: true,
+      },
+    ],
+  });
+  let calls = 0;
+  let hang: () => void = () => {};
+  const hung = new Promise<void>((resolve) => {
+    hang = resolve;
+  });
+  const model: LanguageModelV3 = {
+    ...scripted,
+    async doGenerate(call) {
+      calls += 1;
+      if (calls === options.hangAt) {
+        hang();
+        return new Promise<never>(() => {});
+      }
+      const result = await scripted.doGenerate(call);
+      return {
+        ...result,
+        content: result.content.map((part) =>
+          part.type === 'tool-call' ? { ...part, toolCallId: `call_${randomUUID()}` } : part,
+        ),
+      };
+    },
+  };
+  return { model, calls: () => calls, hung };
+}
+
+function standingClock(now: number): Clock {
+  return { now: () => now, sleep: () => new Promise(() => {}) };
+}
+
+function agentOn(path: string, model: LanguageModelV3, effects: string[], now = 1_000_000) {
+  const store = createSqliteStore({ path });
+  stores.push(store);
+  return createAgent({
+    model,
+    flows: [sendNote],
+    tools: [postNote(effects)],
+    store,
+    clock: standingClock(now),
+    toolPipeline: { simulate: undefined },
+  });
+}
+
+describe('a turn whose process died is replayed, not run again', () => {
+  it('the same request id resumes it: the side effect happened once, with random call ids', async () => {
+    const path = join(dir, 'replay.db');
+    const effects: string[] = [];
+    // The process "dies" waiting for the model's last answer, after the note was posted.
+    const dying = noteModel({ hangAt: 3 });
+    void agentOn(path, dying.model, effects).send({
+      threadId: 't',
+      text: 'Tell the team: deploy at 5',
+      requestId: 'r1',
+    });
+    await dying.hung;
+    expect(effects).toEqual(['Deploy at 5']);
+
+    const later = 1_000_000 + defaultAgentLimits.leaseTtlMs + 1;
+    const fresh = noteModel();
+    const agent = agentOn(path, fresh.model, effects, later);
+    const result = await agent.send({ threadId: 't', text: 'Tell the team: deploy at 5', requestId: 'r1' });
+    expect(result.reply).toBe('Posted.');
+    expect(effects).toEqual(['Deploy at 5']);
+    // Routing and the first skill step came from the record; only the last answer was asked for.
+    expect(fresh.calls()).toBe(1);
+    const thread = await agent.readThread('t');
+    expect(thread.messages.map((m) => [m.role, m.text])).toEqual([
+      ['user', 'Tell the team: deploy at 5'],
+      ['assistant', 'Posted.'],
+    ]);
+    expect(thread.snapshot.extensions.turn).toBeUndefined();
+  });
+
+  it('a request delivered twice runs once and gets the same answer', async () => {
+    const effects: string[] = [];
+    const model = noteModel();
+    const agent = agentOn(join(dir, 'twice.db'), model.model, effects);
+    const first = await agent.send({ threadId: 't', text: 'Tell the team: deploy at 5', requestId: 'job-7' });
+    const again = await agent.send({ threadId: 't', text: 'Tell the team: deploy at 5', requestId: 'job-7' });
+    expect(again).toMatchObject({ turnId: first.turnId, status: 'completed', reply: 'Posted.' });
+    expect(effects).toHaveLength(1);
+    expect(model.calls()).toBe(3);
+  });
+
+  it('another message closes the interrupted turn and reports the calls whose outcome is unknown', async () => {
+    const path = join(dir, 'closed.db');
+    const effects: string[] = [];
+    let release: () => void = () => {};
+    const stuck = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    // The process dies inside the tool, after its effect and before its result is journaled.
+    const hanging = defineTool({
+      name: 'post_note',
+      description: 'Posts a note to the team channel.',
+      input: z.object({ text: z.string() }),
+      idempotent: false,
+      execute: async ({ text }) => {
+        effects.push(text);
+        release();
+        return new Promise<never>(() => {});
+      },
+    });
+    const store = createSqliteStore({ path });
+    stores.push(store);
+    const dying = createAgent({
+      model: noteModel().model,
+      flows: [sendNote],
+      tools: [hanging],
+      store,
+      clock: standingClock(1_000_000),
+      toolPipeline: { simulate: undefined },
+    });
+    void dying.send({ threadId: 't', text: 'Tell the team: deploy at 5' });
+    await stuck;
+
+    const agent = agentOn(path, noteModel().model, effects, 1_000_000 + defaultAgentLimits.leaseTtlMs + 1);
+    const result = await agent.send({ threadId: 't', text: 'Tell the team: deploy at 6' });
+    expect(result.reply).toBe('Posted.');
+    expect(effects).toEqual(['Deploy at 5', 'Deploy at 5']);
+    const events = await store.readObservations('t');
+    const closed = events.map((e) => JSON.parse(e.data)).find((o) => o.data?.phase === 'resume');
+    expect(closed.data.unknownOutcomes).toEqual([expect.objectContaining({ toolName: 'post_note' })]);
+  });
+});
