@@ -6,6 +6,7 @@ export * from './a2a/index.js';
 export * from './agent/index.js';
 export * from './errors/index.js';
 export * from './flow/index.js';
+export * from './hitl/index.js';
 export * from './loop/index.js';
 export * from './memory/index.js';
 export * from './nlu/index.js';

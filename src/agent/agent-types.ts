@@ -16,6 +16,7 @@ import type {
   Observation,
   PendingQuestion,
   StateStore,
+  SuspensionRecord,
   ThreadSnapshot,
 } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
@@ -106,6 +107,11 @@ export interface AgentLimits {
   leaseTtlMs: number;
   /** Times an interrupted turn is started again before it is given up (with its unknown outcomes listed). */
   maxTurnAttempts: number;
+  /**
+   * How long an approval request can be answered (DESIGN.md §5: 60 s for interactive use); unset, it
+   * waits as long as the thread lives (queued work). An expired request counts as refused.
+   */
+  approvalTtlMs?: number;
   /** Scratchpad snippets kept per thread (least recently used evicted). */
   maxScratchpadEntries: number;
   /** Internal flows started in the background in one turn. */
@@ -126,6 +132,23 @@ export interface TurnResult {
   pending?: PendingQuestion;
   /** Observations of this turn, with their store ids. */
   observations: Observation[];
+  /** The questions the thread waits for people to answer (`agent.resume`), when there are any. */
+  suspensions?: SuspensionView[];
+}
+
+/** A question for people as the API shows it: a `SuspensionRecord` without its internals. */
+export type SuspensionView = Omit<SuspensionRecord, 'specVersion' | 'answer'>;
+
+/** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */
+export interface ResumeOptions {
+  threadId: string;
+  /** One of the thread's open questions (`TurnResult.suspensions`, `readThread().suspensions`). */
+  suspensionId: string;
+  /** Checked against the question's feedback schema: `{ decision: 'approve' }`, a text, a choice … */
+  feedback: unknown;
+  /** Who answers; must own the thread. */
+  principal?: string;
+  signal?: AbortSignal;
 }
 
 export interface ConversationMessage {
@@ -140,6 +163,8 @@ export interface ThreadView {
   version: number;
   snapshot: ThreadSnapshot;
   messages: ConversationMessage[];
+  /** Every question of the thread's waiting runs, open, answered or expired. */
+  suspensions: SuspensionView[];
 }
 
 export interface SendOptions {
@@ -162,6 +187,12 @@ export interface SendOptions {
 export interface Agent {
   /** Runs one turn on a thread; an unknown thread id starts a new thread. */
   send(options: SendOptions): Promise<TurnResult>;
+  /**
+   * Answers one question of a waiting run: an approval (approve, edit the arguments, reject with a
+   * reason), a blocking tool's feedback, an unknown outcome. Throws `SuspensionError` (unknown id,
+   * answered, expired, answer that does not fit) or `ThreadNotFoundError`, changing nothing.
+   */
+  resume(options: ResumeOptions): Promise<TurnResult>;
   /** Reads a thread; throws `ThreadNotFoundError` when there is none. */
   readThread(threadId: string): Promise<ThreadView>;
   /**

@@ -6,6 +6,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
+import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
 import { prepareInput } from '../nlu/index.js';
 import { createObservationBus, createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import {
@@ -27,7 +28,16 @@ import {
   type ToolSet,
 } from '../tool/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
-import type { Agent, AgentOptions, ConversationMessage, SendOptions, TurnResult } from './agent-types.js';
+import type {
+  Agent,
+  AgentOptions,
+  ConversationMessage,
+  ResumeOptions,
+  SendOptions,
+  ThreadView,
+  TurnResult,
+} from './agent-types.js';
+import { answerRunFromText } from './answer-run-from-text.js';
 import { commitTurn } from './commit-turn.js';
 import { defaultAgentLimits } from './default-limits.js';
 import type { RunFlowsOptions } from './flow-run-context.js';
@@ -46,6 +56,8 @@ import { recordModelCalls } from './record-model-calls.js';
 import { routePlanMessage } from './route-plan-message.js';
 import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
+import { describeSuspension } from './suspend-run.js';
+import { describeAnswer, listSuspensions, openSuspensions, recordAnswer } from './thread-suspensions.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 const defaultPersona =
@@ -173,7 +185,7 @@ export function createAgent(options: AgentOptions): Agent {
   async function runTurn(
     sendOptions: SendOptions,
     loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
-    input: { text: string } | { interrupted: InflightTurn },
+    input: TurnInput,
   ): Promise<TurnResult> {
     const { threadId } = sendOptions;
     const turnId = 'interrupted' in input ? input.interrupted.turnId : ids('turn');
@@ -204,7 +216,7 @@ export function createAgent(options: AgentOptions): Agent {
     loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
     turnId: string,
     telemetry: TurnTelemetry,
-    input: { text: string } | { interrupted: InflightTurn },
+    input: TurnInput,
   ): Promise<TurnResult> {
     const { threadId, signal } = sendOptions;
     const turn: TurnState = {
@@ -220,7 +232,8 @@ export function createAgent(options: AgentOptions): Agent {
       clock,
     };
     const interrupted = 'interrupted' in input ? input.interrupted : undefined;
-    const text = interrupted ? interrupted.text : (input as { text: string }).text;
+    const text =
+      'interrupted' in input ? input.interrupted.text : 'answer' in input ? input.answer : input.text;
     const recent = (await readRecentMessages(store, turn.snapshot, limits.recentMessages)).filter(
       (m) => interrupted === undefined || m.seq < interrupted.messageSeq,
     );
@@ -229,7 +242,11 @@ export function createAgent(options: AgentOptions): Agent {
     const history = recent.map((m) => ({ role: m.role, text: m.text }));
     // The turn is saved as started before any model or tool is called: a process that dies from here
     // on leaves a turn the next call on this thread resumes (docs/decisions/0017-replayable-turns.md).
-    const inflight = startInflight(turn, text, sendOptions.requestId, interrupted);
+    const inflight = startInflight(turn, text, {
+      ...(sendOptions.requestId !== undefined ? { requestId: sendOptions.requestId } : {}),
+      ...(interrupted ? { interrupted } : {}),
+      ...('answer' in input ? { answers: input.suspensionId } : {}),
+    });
     await commitTurn(turn, store, bus);
     if (inflight.attempts > limits.maxTurnAttempts) return abandonInterruptedTurn(turn, inflight);
     const recorder = recordModelCalls({
@@ -279,8 +296,9 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.domain ? { domain: options.domain } : {}),
     };
     const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
-    // A turn interrupted after its first save of the run is past routing: it goes on with its flows.
-    const routed = interrupted?.phase === 'running';
+    // A turn interrupted after its first save of the run is past routing, and so is an answer to a
+    // suspension: it goes on with its flows. A message that answers the waiting flow's question is one too.
+    const routed = inflight.phase === 'running' || answerWaitingFlow(turn, text);
     try {
       const handled =
         routed ||
@@ -328,6 +346,7 @@ export function createAgent(options: AgentOptions): Agent {
     turn.beforeCommit = undefined;
     endInflight(turn, inflight, { status, reply: reply.text });
     const { observations } = await commitTurnWithResponse(turn, reply.text, status);
+    const open = openSuspensions(turn.snapshot);
     const result: TurnResult = {
       threadId,
       turnId: turn.turnId,
@@ -338,7 +357,58 @@ export function createAgent(options: AgentOptions): Agent {
       observations,
     };
     if (pending) result.pending = pending;
+    if (open.length > 0) result.suspensions = open.map(describeSuspension);
     return result;
+  }
+
+  /**
+   * A message that answers the question of the flow on top (its run waits for people): recorded as the
+   * answer, and the turn goes on with that flow instead of routing the message.
+   */
+  function answerWaitingFlow(turn: TurnState, text: string): boolean {
+    const top = turn.snapshot.stack.at(-1);
+    const run = top ? readSuspendedRun(turn.snapshot, top.id) : undefined;
+    if (!run) return false;
+    const answered = answerRunFromText(run, text, {
+      now: clock.now(),
+      ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+    });
+    if (!answered) return false;
+    writeSuspendedRun(turn.snapshot, run.flowId, answered);
+    observe(turn, 'intent', { source: 'hitl', decision: 'answer', flow: top?.name }, run.flowId);
+    return true;
+  }
+
+  /**
+   * Answers one question of a suspended run (DESIGN.md invariant 6: the answer is the call's result).
+   * The answer is saved with the turn's first commit; the run goes on once every question of its step
+   * is answered, and the turn's reply says what happened — or which questions are still open.
+   */
+  async function resume(resumeOptions: ResumeOptions): Promise<TurnResult> {
+    const { threadId } = resumeOptions;
+    return holdLease(threadId, resumeOptions.signal, async (signal) => {
+      let loaded = await loadOwnedThread(threadId, resumeOptions.principal);
+      if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
+      const interrupted = interruptedTurnOf(loaded.snapshot);
+      const leased = { threadId, text: '', signal, ...principalOf(resumeOptions) };
+      // An answer whose turn died on the way is carried on; any other interrupted turn is closed first.
+      if (interrupted?.answers !== undefined) {
+        const replayed = await runTurn(leased, loaded, { interrupted });
+        if (interrupted.answers === resumeOptions.suspensionId) return replayed;
+        loaded = await loadOwnedThread(threadId, resumeOptions.principal);
+      } else if (interrupted) loaded = await closeInterruptedTurn(loaded, interrupted);
+      const question = recordAnswer(loaded.snapshot, {
+        suspensionId: resumeOptions.suspensionId,
+        answer: resumeOptions.feedback,
+        now: clock.now(),
+        tools: planTools,
+        ...principalOf(resumeOptions),
+      });
+      return runTurn(leased, loaded, {
+        answer: redact.text(describeAnswer(question)),
+        suspensionId: question.id,
+      });
+    });
   }
 
   /** What the plan loop needs for this turn; thread execution settings are saved with the thread. */
@@ -443,7 +513,7 @@ export function createAgent(options: AgentOptions): Agent {
     return finishTurnResult(turn, inflight);
   }
 
-  async function readThread(threadId: string) {
+  async function readThread(threadId: string): Promise<ThreadView> {
     const loaded = await loadThread(store, threadId);
     if (!loaded) throw new ThreadNotFoundError({ threadId });
     const messages: ConversationMessage[] = await readRecentMessages(
@@ -451,11 +521,18 @@ export function createAgent(options: AgentOptions): Agent {
       loaded.snapshot,
       Number.MAX_SAFE_INTEGER,
     );
-    return { threadId, version: loaded.version, snapshot: loaded.snapshot, messages };
+    return {
+      threadId,
+      version: loaded.version,
+      snapshot: loaded.snapshot,
+      messages,
+      suspensions: listSuspensions(loaded.snapshot).map(describeSuspension),
+    };
   }
 
   return {
     send,
+    resume,
     readThread,
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
@@ -472,6 +549,13 @@ function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: st
   const problems = config ? checkExecutionConfig(config) : [];
   if (problems.length > 0)
     throw new ConfigurationError({ message: `The ${layer} execution settings are invalid.`, problems });
+}
+
+/** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
+type TurnInput = { text: string } | { answer: string; suspensionId: string } | { interrupted: InflightTurn };
+
+function principalOf(options: { principal?: string }): { principal?: string } {
+  return options.principal !== undefined ? { principal: options.principal } : {};
 }
 
 function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {

@@ -25,6 +25,8 @@ export interface InflightTurn {
   attempts: number;
   /** Model calls made per asker at the last save (see `recordModelCalls`). */
   modelCalls?: Record<string, number>;
+  /** The suspension this turn answers (`agent.resume`); such a turn skips routing. */
+  answers?: string;
 }
 
 /** What a finished request answered, kept so that the same request id gets the same answer. */
@@ -74,9 +76,9 @@ export function repeatedResult(
 export function startInflight(
   turn: TurnState,
   text: string,
-  requestId: string | undefined,
-  interrupted: InflightTurn | undefined,
+  options: { requestId?: string; interrupted?: InflightTurn; answers?: string },
 ): InflightTurn {
+  const { interrupted } = options;
   const inflight: InflightTurn = interrupted
     ? { ...interrupted, attempts: interrupted.attempts + 1 }
     : {
@@ -84,9 +86,11 @@ export function startInflight(
         text,
         messageSeq: turn.snapshot.historySeq + turn.history.length + 1,
         startedAt: turn.clock.now(),
-        phase: 'routing',
+        // An answer goes straight on with the waiting run: there is nothing to route.
+        phase: options.answers !== undefined ? 'running' : 'routing',
         attempts: 1,
-        ...(requestId !== undefined ? { requestId } : {}),
+        ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+        ...(options.answers !== undefined ? { answers: options.answers } : {}),
       };
   if (!interrupted) record(turn, 'message', { role: 'user', text });
   turn.snapshot.extensions = { ...turn.snapshot.extensions, turn: inflight };

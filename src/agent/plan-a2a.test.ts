@@ -168,9 +168,10 @@ describe('A2A delegation inside a plan', () => {
     expect(plan?.items[0]?.status).toBe('waiting');
     expect(plan?.waiting).toMatchObject({
       kind: 'skill',
-      suspension: 'tool',
-      toolName: 'delegate_to_agent',
-      callId: 'call-d1',
+      run: {
+        skill: 'tool',
+        suspensions: [{ kind: 'feedback', toolName: 'delegate_to_agent', callId: 'call-d1', status: 'open' }],
+      },
     });
     expect(seen.find((o) => o.type === 'suspended')?.parentId).toBe(plan?.items[0]?.id);
 

@@ -480,7 +480,7 @@ describe('the plan loop', () => {
             match: stepAbout('mail it'),
             respond: (options) =>
               finish({
-                text: JSON.stringify(options.prompt).includes('A human denied this call')
+                text: JSON.stringify(options.prompt).includes('The user refused this call')
                   ? 'not sent'
                   : 'sent',
               }),
@@ -503,7 +503,10 @@ describe('the plan loop', () => {
       expect(first.reply).toMatch(/^Waiting for you: .*untrusted/);
       expect(sent).toBe(0);
       const plan = readPlanState((await agent.readThread('t1')).snapshot);
-      expect(plan?.waiting).toMatchObject({ kind: 'skill', callKind: 'approval', toolName: 'send_email' });
+      expect(plan?.waiting).toMatchObject({
+        kind: 'skill',
+        run: { suspensions: [{ kind: 'approval', toolName: 'send_email', status: 'open' }] },
+      });
       const second = await agent.send({ threadId: 't1', text: answer });
       expect(second.reply).toBe(content);
       expect(sent).toBe(sends);

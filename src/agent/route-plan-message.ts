@@ -10,6 +10,7 @@ import { activeFlow } from '../flow/index.js';
 import { decideRoute } from '../nlu/index.js';
 import { cancelOpenItems, decideRefinement, readActivePlan, sanitizeUpdatedPlan } from '../plan/index.js';
 import type { PlanState } from '../spec/index.js';
+import { answerRunFromText } from './answer-run-from-text.js';
 import {
   type PlanRun,
   type PlanRuntime,
@@ -20,6 +21,7 @@ import {
 } from './plan-run.js';
 import { endFlow } from './plan-stack.js';
 import { retireStalePlan } from './run-plan.js';
+import { describeWaiting } from './suspend-run.js';
 import { observe, type TurnState } from './turn-state.js';
 
 export async function routePlanMessage(
@@ -39,9 +41,26 @@ export async function routePlanMessage(
     abandon(run, plan, 'the user cancelled it');
     return true;
   }
-  if (plan.waiting && plan.waiting.kind !== 'slot') {
+  if (plan.waiting?.kind === 'question') {
     setPlan(run, { ...plan, waiting: { ...plan.waiting, feedback: runtime.text } });
     observe(turn, 'intent', { source: 'plan', decision: 'answer', itemId: plan.waiting.itemId }, plan.id);
+    return true;
+  }
+  if (plan.waiting?.kind === 'skill') {
+    // A message while the item's run waits for people is read as their answer; one that answers
+    // nothing gets the open questions again (the run goes on only when every one is answered).
+    const answered = answerRunFromText(plan.waiting.run, runtime.text, {
+      now: turn.clock.now(),
+      ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+    });
+    observe(
+      turn,
+      'intent',
+      { source: 'plan', decision: answered ? 'answer' : 'unclear', itemId: plan.waiting.itemId },
+      plan.id,
+    );
+    if (answered) setPlan(run, { ...plan, waiting: { ...plan.waiting, run: answered } });
+    else turn.replyParts.push({ text: `Please answer first. ${describeWaiting(plan.waiting.run)}` });
     return true;
   }
   const { refinement, problem } = await decideRefinement({ ...planModelContext(runtime), plan });

@@ -13,8 +13,15 @@ import {
   toBackgroundFlows,
   transitionDialogue,
 } from '../flow/index.js';
+import {
+  archiveSuspensions,
+  pruneSuspendedRuns,
+  readSuspendedRun,
+  writeSuspendedRun,
+} from '../hitl/index.js';
 import { executeFlow, type FlowExecution } from '../policy/index.js';
-import type { FlowInstance } from '../spec/index.js';
+import type { FlowInstance, SuspendedRun } from '../spec/index.js';
+import { continueSuspendedRun } from './continue-suspended-run.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { type LoopContext, update } from './flow-loop-context.js';
 import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
@@ -22,6 +29,7 @@ import type { PlanRuntime } from './plan-run.js';
 import { fallBack, recoverFlow } from './recover-flow.js';
 import { createBackgroundRunner } from './run-background-flows.js';
 import { runPlan } from './run-plan.js';
+import { describeSuspension, describeWaiting, suspendRun } from './suspend-run.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export type { RunFlowsOptions } from './flow-run-context.js';
@@ -67,15 +75,37 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
   const { turn, options } = loop;
   const snapshot = turn.snapshot;
   const guidance = loop.guidance.get(flow.id);
+  // A run that waited for people goes on from its checkpoint once every question is answered.
+  const waiting = readSuspendedRun(snapshot, flow.id);
+  let resumed: Awaited<ReturnType<typeof continueSuspendedRun>> | undefined;
+  if (waiting) {
+    resumed = await continueSuspendedRun({
+      run: waiting,
+      turn,
+      tools: options.tools,
+      batch: options.batch,
+      parentId: flow.id,
+    });
+    if (resumed.kind === 'waiting') return keepWaiting(turn, resumed.run);
+    writeSuspendedRun(snapshot, flow.id, undefined);
+    archiveSuspensions(snapshot, waiting.suspensions);
+    if (resumed.kind === 'declined') {
+      update(turn, { type: 'invalidate', flowId: flow.id });
+      turn.replyParts.push({ text: `I stopped "${flow.name}": ${resumed.reason}` });
+      return false;
+    }
+  }
+  const carried = resumed?.kind === 'resume' ? resumed : undefined;
   const span = options.telemetry?.startFlow(flow);
-  const execution = await executeFlow(
-    executionOptions(options, {
+  const execution = await executeFlow({
+    ...executionOptions(options, {
       state: dialogueOf(snapshot),
       flow,
       scratchpad: snapshot.scratchpad,
       ...(guidance ? { guidance } : {}),
     }),
-  );
+    ...(carried ? { resume: carried.resume, batch: { ...options.batch, ...carried.batch } } : {}),
+  });
   span?.end({ status: execution.kind });
   recordLoopEvents(turn, flow.id, execution.events);
   snapshot.scratchpad = execution.scratchpad;
@@ -128,12 +158,28 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
     case 'uncertain':
       return recoverFlow(loop, flow, definition, { kind: 'uncertain', reason: execution.outcome.reason });
     case 'suspended': {
-      turn.suspended = true;
-      const { outcome } = execution;
-      const about = outcome.kind === 'tool' || outcome.kind === 'escalate' ? ` on ${outcome.toolName}` : '';
-      turn.replyParts.push({ text: `Waiting for your decision${about}: ${outcome.reason}` });
-      observe(turn, 'suspended', { ...outcome }, flow.id);
-      return true;
+      const run = suspendRun({
+        flowId: flow.id,
+        runTurnId: carried?.batch.turnId ?? turn.turnId,
+        outcome: execution.outcome,
+        events: execution.events,
+        ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
+        ids: options.ids ?? ((prefix) => `${prefix}_${turn.turnId}_${turn.observations.length}`),
+        now: turn.clock.now(),
+        redact: options.batch.redact,
+        ...(options.limits.approvalTtlMs !== undefined
+          ? { approvalTtlMs: options.limits.approvalTtlMs }
+          : {}),
+        ...(carried ? { answered: carried.answered } : {}),
+      });
+      writeSuspendedRun(snapshot, flow.id, run);
+      observe(
+        turn,
+        'suspended',
+        { ...execution.outcome, suspensions: run.suspensions.map(describeSuspension) },
+        flow.id,
+      );
+      return keepWaiting(turn, run);
     }
     case 'fallback':
       observe(
@@ -249,9 +295,18 @@ function popFinished(turn: TurnState): void {
     update(turn, { type: 'set-flags', flags: { keepGoing: true } });
 }
 
+/** The turn stops: the run waits for the answers still open. */
+function keepWaiting(turn: TurnState, run: SuspendedRun): boolean {
+  writeSuspendedRun(turn.snapshot, run.flowId, run);
+  turn.suspended = true;
+  turn.replyParts.push({ text: describeWaiting(run) });
+  return true;
+}
+
 function finishTurn(turn: TurnState): void {
   const snapshot = turn.snapshot;
   if (snapshot.stack.some((f) => !isOpen(f))) popFinished(turn);
+  pruneSuspendedRuns(snapshot);
   update(turn, { type: 'set-flags', flags: { keepGoing: false } });
   if (snapshot.background?.some((f) => !isOpen(f))) snapshot.background = snapshot.background.filter(isOpen);
   const problems = checkDialogueInvariants(dialogueOf(snapshot), { turnEnd: true });

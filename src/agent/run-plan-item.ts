@@ -15,23 +15,29 @@ import {
   toFlowDefinition,
   transitionDialogue,
 } from '../flow/index.js';
-import { resumeSkillLoopState, type SkillLoopEvent, type SkillLoopState } from '../loop/index.js';
-import { matchBuiltInFastPath } from '../nlu/index.js';
+import { archiveSuspensions } from '../hitl/index.js';
+import type { SkillLoopEvent, SkillLoopState } from '../loop/index.js';
 import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
 import { executeFlow, recover } from '../policy/index.js';
-import type { FlowInstance, JsonValue, PlanWaiting, TodoItem, ToolCallResult } from '../spec/index.js';
-import { executeToolBatch } from '../tool/index.js';
+import type {
+  FlowInstance,
+  JsonValue,
+  PlanWaiting,
+  SuspensionRecord,
+  TodoItem,
+  ToolCallResult,
+} from '../spec/index.js';
+import { type ContinuedRun, continueSuspendedRun } from './continue-suspended-run.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { update } from './flow-loop-context.js';
 import { executionOptions, recordLoopEvents } from './flow-run-context.js';
 import { type PlanRun, setItemStatus, setPlan, updatePlanItems } from './plan-run.js';
 import { endFlow, pushSubFlow } from './plan-stack.js';
 import { settlePlanItem } from './settle-plan-item.js';
-import { observe, record } from './turn-state.js';
+import { describeSuspension, describeWaiting, suspendRun } from './suspend-run.js';
+import { observe } from './turn-state.js';
 
 export type ItemResult = 'settled' | 'stop' | 'synthesize';
-
-type SkillWaiting = Extract<PlanWaiting, { kind: 'skill' }>;
 
 export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   const { turn } = run;
@@ -57,15 +63,30 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
 
   let note = '';
   let resume: { messages: LanguageModelV3Message[]; state: SkillLoopState } | undefined;
+  let carried: Extract<ContinuedRun, { kind: 'resume' }> | undefined;
   if (waiting?.kind === 'question')
     note = `You asked the user: "${waiting.question}". They answered: ${waiting.feedback ?? '(see the conversation)'}`;
   if (waiting?.kind === 'skill') {
-    const resumed = await resumeSuspendedRun(run, started, waiting);
-    if (resumed.kind === 'waiting')
-      return waitForUser(run, started, resumed.waiting, `Waiting for you: ${resumed.waiting.reason}`);
-    if (resumed.kind === 'declined')
-      return settlePlanItem(run, { item: started, status: 'failed', result: resumed.reason, events: [] });
-    resume = resumed.resume;
+    const continued = await continueSuspendedRun({
+      run: waiting.run,
+      turn,
+      tools: run.tools,
+      batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId },
+      parentId: started.id,
+      settleFeedback: (question, answer) => settleDelegation(run, started, question, answer),
+    });
+    if (continued.kind === 'waiting')
+      return waitForUser(
+        run,
+        started,
+        { kind: 'skill', itemId: started.id, run: continued.run },
+        describeWaiting(continued.run),
+      );
+    if (continued.kind === 'declined')
+      return settlePlanItem(run, { item: started, status: 'failed', result: continued.reason, events: [] });
+    carried = continued;
+    resume = continued.resume;
+    archiveSuspensions(turn.snapshot, waiting.run.suspensions);
   }
   // The answer is used: a crash from here on re-runs the item, it does not answer again. (Until here the
   // waiting record stays saved, so a crash while the answer travels resumes the same call.)
@@ -83,7 +104,7 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       }),
       definition,
       // Keyed by the turn that first ran the item: a re-run after a crash meets its journaled calls.
-      batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId },
+      batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId, ...carried?.batch },
       maxIterations: run.execution.maxIterations,
       limits: { enforcementRetries: run.execution.enforcementRetries },
       ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
@@ -174,31 +195,30 @@ export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemRes
       }
       case 'suspended': {
         turn.suspended = true;
-        const { outcome } = execution;
-        observe(turn, 'suspended', { ...outcome }, started.id);
-        const suspended: SkillWaiting = {
-          kind: 'skill',
-          itemId: started.id,
-          suspension: outcome.kind,
-          reason: outcome.reason,
-          messages: (execution.checkpoint?.messages ?? []) as unknown as JsonValue[],
-          state: (execution.checkpoint?.state ?? null) as unknown as JsonValue,
-        };
-        if (outcome.kind === 'tool' || outcome.kind === 'escalate') {
-          suspended.callId = outcome.callId;
-          suspended.toolName = outcome.toolName;
-          const held = execution.events.find(
-            (e) =>
-              e.type === 'tool-result' &&
-              e.result.callId === outcome.callId &&
-              e.result.status === 'suspended',
-          );
-          if (held?.type === 'tool-result' && held.result.status === 'suspended') {
-            suspended.callKind = held.result.kind;
-            suspended.argsHash = held.result.argsHash;
-          }
-        }
-        return waitForUser(run, started, suspended, `Waiting for you: ${outcome.reason}`);
+        const suspended = suspendRun({
+          flowId: started.id,
+          runTurnId: started.runTurnId ?? turn.turnId,
+          outcome: execution.outcome,
+          events: execution.events,
+          ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
+          ids: run.ids,
+          now: turn.clock.now(),
+          redact: run.batch.redact,
+          ...(run.limits.approvalTtlMs !== undefined ? { approvalTtlMs: run.limits.approvalTtlMs } : {}),
+          ...(carried ? { answered: carried.answered } : {}),
+        });
+        observe(
+          turn,
+          'suspended',
+          { ...execution.outcome, suspensions: suspended.suspensions.map(describeSuspension) },
+          started.id,
+        );
+        return waitForUser(
+          run,
+          started,
+          { kind: 'skill', itemId: started.id, run: suspended },
+          describeWaiting(suspended),
+        );
       }
       case 'fallback': {
         // A hard-coded fallback re-targets the item: the old sub-flow goes, the item runs again as the target.
@@ -276,133 +296,48 @@ async function waitForUser(
   return 'stop';
 }
 
-type Resumed =
-  | { kind: 'resume'; resume: { messages: LanguageModelV3Message[]; state: SkillLoopState } }
-  | { kind: 'waiting'; waiting: SkillWaiting }
-  | { kind: 'declined'; reason: string };
-
 /**
- * Continues a suspended run with the user's answer. A waiting call is completed, never executed again
- * (DESIGN.md invariant 6): for `delegate_to_agent` the answer goes to the remote task and its result
- * is the call's result; for any other call the answer is the result. A run that asked whether to go on
- * goes on unless the answer says no.
+ * An answer for `delegate_to_agent` goes to the remote agent's task (it asked through A2A
+ * `input-required`); its result, or its next question, is the call's. Other feedback is the answer itself.
  */
-async function resumeSuspendedRun(run: PlanRun, item: TodoItem, waiting: SkillWaiting): Promise<Resumed> {
-  const feedback = waiting.feedback ?? '';
-  const messages = waiting.messages as unknown as LanguageModelV3Message[];
-  const state = resumeSkillLoopState(waiting.state as unknown as SkillLoopState, {
-    now: run.turn.clock.now(),
-    confirmed: waiting.suspension === 'confirm-continue' || waiting.suspension === 'user-stop',
-  });
-  if (waiting.callId === undefined || waiting.toolName === undefined) {
-    if (/^\s*(no|stop|cancel|don't|do not)\b/i.test(feedback))
-      return { kind: 'declined', reason: `The user chose not to go on: ${feedback}` };
-    return { kind: 'resume', resume: { messages, state } };
-  }
-  let text = `The user answered: ${feedback}`;
-  let isError = false;
-  if (waiting.callKind === 'approval') {
-    // The answer is a decision on the held call: yes runs exactly that call (bound to its key and
-    // arguments), no is final (invariant 7); anything else leaves the call waiting.
-    const decision = matchBuiltInFastPath(feedback, { confirming: true });
-    if (decision?.builtIn !== 'confirm') {
-      const { feedback: _unclear, ...still } = waiting;
-      return { kind: 'waiting', waiting: { ...still, reason: `Please answer yes or no. ${waiting.reason}` } };
-    }
-    const result =
-      decision.answer === 'yes' ? await runApprovedCall(run, item, waiting, messages) : undefined;
-    if (result?.status === 'suspended') {
-      const { feedback: _answered, ...still } = waiting;
-      return { kind: 'waiting', waiting: { ...still, reason: result.reason } };
-    }
-    isError = result === undefined || result.status === 'error';
-    text = result?.contextText ?? 'A human denied this call. Do not try it again.';
-  } else if (waiting.toolName === delegateToAgentToolName && run.delegation) {
-    const outcome = await answerDelegation({
-      ...run.delegation,
-      idempotencyKey: `${run.turn.threadId}:${item.runTurnId}:${waiting.callId}`,
-      text: feedback,
-      ...(run.signal ? { signal: run.signal } : {}),
-    });
-    if (outcome.status === 'input-required') {
-      const { feedback: _answered, ...still } = waiting;
-      return {
-        kind: 'waiting',
-        waiting: { ...still, reason: `Agent '${outcome.agentId}' asks: ${outcome.question}` },
-      };
-    }
-    isError = outcome.status === 'failed';
-    text =
-      outcome.status === 'completed'
-        ? JSON.stringify({
-            agentId: outcome.agentId,
-            taskId: outcome.taskId,
-            text: outcome.text,
-            artifacts: outcome.artifacts,
-          })
-        : `Error (server_error) from tool '${delegateToAgentToolName}': ${outcome.message}`;
-  }
-  text = capText(run.batch.redact.text(text), run.batch.maxContextChars);
-  const { callId, toolName } = waiting;
-  const status = isError ? 'error' : 'success';
-  record(run.turn, 'tool-result', { flowId: item.id, callId, toolName, status, contextText: text });
-  observe(run.turn, 'resumed', { callId, toolName }, item.id);
-  observe(run.turn, 'tool-execution', { callId, toolName, status }, item.id);
-  const completed = messages.map((message) =>
-    message.role !== 'tool'
-      ? message
-      : {
-          ...message,
-          content: message.content.map((part) =>
-            part.type === 'tool-result' && part.toolCallId === callId
-              ? {
-                  ...part,
-                  output: isError
-                    ? { type: 'error-text' as const, value: text }
-                    : { type: 'text' as const, value: text },
-                }
-              : part,
-          ),
-        },
-  );
-  const succeededTools = isError ? state.succeededTools : [...new Set([...state.succeededTools, toolName])];
-  return { kind: 'resume', resume: { messages: completed, state: { ...state, succeededTools } } };
-}
-
-/** Runs a held call once, approved for exactly its idempotency key and arguments hash. */
-async function runApprovedCall(
+async function settleDelegation(
   run: PlanRun,
   item: TodoItem,
-  waiting: SkillWaiting,
-  messages: readonly LanguageModelV3Message[],
-): Promise<ToolCallResult> {
-  const call = messages
-    .flatMap((m) => (m.role === 'assistant' ? m.content : []))
-    .find((part) => part.type === 'tool-call' && part.toolCallId === waiting.callId);
-  const input = call?.type === 'tool-call' ? call.input : {};
-  const turnId = item.runTurnId ?? run.turn.turnId;
-  const key = `${run.turn.threadId}:${turnId}:${waiting.callId}`;
-  const [result] = await executeToolBatch(
-    [
-      {
-        callId: waiting.callId as string,
-        toolName: waiting.toolName as string,
-        input: typeof input === 'string' ? input : JSON.stringify(input),
-      },
-    ],
-    {
-      ...run.batch,
-      turnId,
-      tools: run.tools,
-      approvals: {
-        isApproved: async (request) =>
-          request.idempotencyKey === key && request.argsHash === waiting.argsHash
-            ? 'approved'
-            : ((await run.batch.approvals?.isApproved(request)) ?? 'none'),
-      },
-    },
-  );
-  return result as ToolCallResult;
+  question: SuspensionRecord,
+  answer: unknown,
+): Promise<ToolCallResult | { ask: string } | undefined> {
+  if (question.toolName !== delegateToAgentToolName || !run.delegation || !question.callId) return undefined;
+  const outcome = await answerDelegation({
+    ...run.delegation,
+    idempotencyKey: `${run.turn.threadId}:${item.runTurnId ?? run.turn.turnId}:${question.callId}`,
+    text: typeof answer === 'string' ? answer : JSON.stringify(answer),
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  if (outcome.status === 'input-required')
+    return { ask: `Agent '${outcome.agentId}' asks: ${outcome.question}` };
+  const base = { callId: question.callId, toolName: delegateToAgentToolName };
+  if (outcome.status === 'failed') {
+    const message = run.batch.redact.text(outcome.message);
+    return {
+      ...base,
+      status: 'error',
+      error: { category: 'server_error', message, retryable: false },
+      contextText: `Error (server_error) from tool '${delegateToAgentToolName}': ${message}`,
+    };
+  }
+  const output = {
+    agentId: outcome.agentId,
+    taskId: outcome.taskId,
+    text: outcome.text,
+    artifacts: outcome.artifacts,
+  };
+  const text = run.batch.redact.text(JSON.stringify(output));
+  return {
+    ...base,
+    status: 'success',
+    output: run.batch.redact.value(output),
+    contextText: capText(text, run.batch.maxContextChars),
+  };
 }
 
 /** Tool results carried in a resumed transcript, as loop events for the step output (not recorded again). */

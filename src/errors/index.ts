@@ -6,6 +6,7 @@ export { ModelError } from './model-error.js';
 export { describePlanProblem, PlanError, type PlanErrorReason, type PlanProblem } from './plan-error.js';
 export { SnapshotError, type SnapshotErrorReason } from './snapshot-error.js';
 export { StackDepthError } from './stack-depth-error.js';
+export { SuspensionError, type SuspensionErrorReason } from './suspension-error.js';
 export { ThreadBusyError } from './thread-busy-error.js';
 export { ThreadNotFoundError } from './thread-not-found-error.js';
 export { ToolCallError } from './tool-call-error.js';

@@ -52,6 +52,8 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   });
   const watch = (async (): Promise<WithinOutcome<T>> => {
     for (;;) {
+      // A clock whose sleep ignores the abort must not keep this loop spinning after the race.
+      if (watchController.signal.aborted) return never;
       const now = clock.now();
       const at = Math.min(options.idleDeadline(), options.wallDeadline);
       if (now >= at)

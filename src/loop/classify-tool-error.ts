@@ -45,6 +45,8 @@ export function classifyToolError(input: ClassifyToolErrorInput): ReflectDecisio
     return systematic(input, `'${toolName}' was called again with the same arguments: a loop`);
   if (!input.offered)
     return { decision: 'continue', reason: `'${toolName}' is not offered; another tool must be used` };
+  if (error.refusedBy === 'person')
+    return { decision: 'continue', reason: `a person refused '${toolName}'; the run must do without it` };
   if (error.category === 'auth_error')
     return { decision: 'escalate', reason: `'${toolName}' was refused access: a person must grant it` };
   if (/outcome_unknown/.test(error.message))

@@ -87,7 +87,7 @@ describe('the skill loop in a turn', () => {
     const turn = await agent.send({ threadId: 't2', text: '100 EUR in NOK?' });
     expect(ran.get_rate).toHaveLength(1);
     expect(turn.status).toBe('suspended');
-    expect(turn.reply).toContain('Waiting for your decision on get_rate');
+    expect(turn.reply).toContain('Waiting for you: The call to get_rate needs you');
     expect(turn.observations.find((o) => o.type === 'suspended')).toMatchObject({
       data: { kind: 'escalate', toolName: 'get_rate' },
     });

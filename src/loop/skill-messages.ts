@@ -17,7 +17,8 @@ export type LoopMessageKind =
   | 'revision'
   | 'retry-hint'
   | 'evaluation'
-  | 'text-tool-results';
+  | 'text-tool-results'
+  | 'human-answer';
 
 /** The assistant's step: its text and (unless left out) its tool calls, arguments parsed loosely. */
 export function assistantMessage(

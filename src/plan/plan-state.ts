@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { SnapshotError } from '../errors/index.js';
+import { suspendedRunSchema } from '../hitl/index.js';
 import type { PlanState, ThreadSnapshot } from '../spec/index.js';
 
 const todoItemSchema = z.strictObject({
@@ -30,19 +31,7 @@ const waitingSchema = z.discriminatedUnion('kind', [
     question: z.string(),
     feedback: z.string().optional(),
   }),
-  z.strictObject({
-    kind: z.literal('skill'),
-    itemId: z.string(),
-    suspension: z.enum(['tool', 'escalate', 'confirm-continue', 'user-stop']),
-    callId: z.string().optional(),
-    toolName: z.string().optional(),
-    callKind: z.string().optional(),
-    argsHash: z.string().optional(),
-    reason: z.string(),
-    messages: z.array(z.json()),
-    state: z.json(),
-    feedback: z.string().optional(),
-  }),
+  z.strictObject({ kind: z.literal('skill'), itemId: z.string(), run: suspendedRunSchema }),
 ]);
 
 /** The shape of `extensions.plan`. */

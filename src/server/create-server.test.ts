@@ -49,7 +49,7 @@ describe('HTTP API', () => {
       'Oslo',
       'It is 21 °C.',
     ]);
-    expect(thread.capabilities).toEqual({ resume: false, rollback: false });
+    expect(thread.capabilities).toEqual({ resume: true, rollback: false });
     expect(thread.lastEventId).toBeGreaterThan(0);
     const observations = await (await alice(`/v1/threads/${first.threadId}/observations?after=0`)).json();
     expect(observations.observations.at(-1).id).toBe(thread.lastEventId);
@@ -91,7 +91,7 @@ describe('HTTP API', () => {
     expect((await alice('/v1/nothing-here')).status).toBe(404);
   });
 
-  it('answers 501 for resume and rollback while the agent has neither', async () => {
+  it('answers an unknown suspension with 404 and rollback with 501 while the agent has none', async () => {
     const { url } = await start();
     const alice = api(url, 'alice');
     const { threadId } = await (
@@ -101,8 +101,8 @@ describe('HTTP API', () => {
       method: 'POST',
       json: { feedback: { decision: 'approve' } },
     });
-    expect(resume.status).toBe(501);
-    expect(await resume.json()).toMatchObject({ code: 'not_implemented', capability: 'resume' });
+    expect(resume.status).toBe(404);
+    expect(await resume.json()).toMatchObject({ code: 'suspension_not_found', suspensionId: 's1' });
     const rollback = await alice(`/v1/threads/${threadId}/rollback`, { method: 'POST', json: {} });
     expect(rollback.status).toBe(501);
   });

@@ -1,21 +1,15 @@
 /**
  * What the HTTP server is made of: the agent it serves, how it authenticates, and its bounds.
  */
-import type { Agent, TurnResult } from '../agent/index.js';
+import type { Agent, ResumeOptions } from '../agent/index.js';
+
+export type { ResumeOptions };
+
 import type { SubscribeObservations } from '../observe/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { Authenticate } from './auth/create-token-auth.js';
 import type { TokenTable } from './auth/parse-token-list.js';
 import type { TurnRunner } from './turn-runner.js';
-
-/** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */
-export interface ResumeOptions {
-  threadId: string;
-  suspensionId?: string;
-  feedback: unknown;
-  principal?: string;
-  signal?: AbortSignal;
-}
 
 /** Restoring the files of one snapshot a thread's failed or aborted work left (DESIGN.md §6). */
 export interface RollbackOptions {
@@ -26,11 +20,10 @@ export interface RollbackOptions {
 }
 
 /**
- * The agent as the server uses it. `resume` and `rollback` come with the durability layer; until an
- * agent has them, their routes answer 501.
+ * The agent as the server uses it. `rollback` comes with file snapshots; an agent without it answers
+ * 501 on the rollback route.
  */
 export type ServerAgent = Agent & {
-  resume?: (options: ResumeOptions) => Promise<TurnResult>;
   rollback?: (options: RollbackOptions) => Promise<unknown>;
 };
 

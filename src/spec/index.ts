@@ -1,5 +1,6 @@
 export type * from './approval-lookup-spec.js';
 export type * from './flow-spec.js';
+export type * from './hitl-spec.js';
 export type * from './json-schema.js';
 export type * from './observation.js';
 export type * from './plan-spec.js';

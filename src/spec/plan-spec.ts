@@ -3,6 +3,7 @@
  * plan's state as it is saved in the thread snapshot (`extensions.plan`), the changes a `plan-update`
  * observation carries, the step output table, and the execution settings of a plan.
  */
+import type { SuspendedRun } from './hitl-spec.js';
 import type { JsonValue } from './json-schema.js';
 
 /** Where one item is in its life. `waiting` means it needs the user (a question or a suspended tool). */
@@ -78,22 +79,13 @@ export type PlanWaiting =
   | { kind: 'slot'; itemId: string }
   | { kind: 'question'; itemId: string; question: string; feedback?: string }
   | {
-      /** The item's skill run is suspended (seed 002 HITL; the skill loop's suspension kinds). */
+      /**
+       * The item's skill run is suspended (seed 002 HITL): its checkpoint and every question of the step,
+       * answered through `agent.resume` or a chat message; the item goes on once all are answered.
+       */
       kind: 'skill';
       itemId: string;
-      suspension: 'tool' | 'escalate' | 'confirm-continue' | 'user-stop';
-      /** The call that waits, for `tool` and `escalate`. */
-      callId?: string;
-      toolName?: string;
-      /** Why the call waits, from the tool pipeline: `approval` (a human must allow it), `feedback` … */
-      callKind?: string;
-      /** The held call's argument hash: an approval binds to exactly these arguments. */
-      argsHash?: string;
-      reason: string;
-      /** The run's checkpoint: its messages and loop state, to continue from exactly there. */
-      messages: JsonValue[];
-      state: JsonValue;
-      feedback?: string;
+      run: SuspendedRun;
     };
 
 /** The synthesized answer: main content for the reply, metadata for a UI. */

@@ -67,7 +67,11 @@ export interface ThreadSummary {
   updatedAt: number;
 }
 
-export type JournalStatus = 'started' | 'succeeded' | 'failed';
+/**
+ * `suspended`: the call waits for a person; its result is the suspension, replaced by the real result
+ * when the person answers.
+ */
+export type JournalStatus = 'started' | 'succeeded' | 'failed' | 'suspended';
 
 /** One row per tool call, keyed by the idempotency key (thread id + call id). */
 export interface JournalEntry {

@@ -2,6 +2,7 @@
  * The data-only contract of a tool, version 1. Tool definitions in code (`defineTool`) and manifest
  * files both produce this shape; the safety pipeline reads nothing else.
  */
+import type { BlockingToolSpec, FeedbackSchema } from './hitl-spec.js';
 import type { JsonSchema } from './json-schema.js';
 
 /** How much harm a tool can do; decides audit, simulation and default rate limits (DESIGN.md §4–§5). */
@@ -54,6 +55,11 @@ export interface ToolSpecV1 {
    * typically). Calls sharing an explicit `parallelGroup` run concurrently whatever this says.
    */
   parallel?: boolean;
+  /**
+   * A blocking tool (seed 002 HITL): every call waits for a person, and the person's answer, checked
+   * against `feedback`, is the call's result. The tool's `execute` is never run.
+   */
+  blocking?: BlockingToolSpec;
 }
 
 export type ToolSpec = ToolSpecV1;
@@ -73,10 +79,16 @@ export interface ToolError {
   retryable: boolean;
   /** How many times the tool ran before giving up, when it ran more than once. */
   attempts?: number;
+  /** A person refused the call (an approval said no): final, never escalated to a person again. */
+  refusedBy?: 'person';
 }
 
-/** Why a call waits for a human. `approval`: the safety pipeline needs a yes before the call runs. */
-export type ToolSuspensionKind = 'approval' | (string & {});
+/**
+ * Why a call waits for a human. `approval`: the safety pipeline needs a yes before the call runs;
+ * `feedback`: the tool asks the user, whose answer is its result; `outcome_unknown`: the call started
+ * before an interruption and left no result, and its tool cannot tell what happened.
+ */
+export type ToolSuspensionKind = 'approval' | 'feedback' | 'outcome_unknown' | (string & {});
 
 /** The settled result of one call, always returned (never thrown) by the pipeline. */
 export type ToolCallResult =
@@ -117,4 +129,6 @@ export type ToolCallResult =
       /** The call's idempotency key; an approval is looked up under it. */
       idempotencyKey: string;
       contextText: string;
+      /** The answer the call takes (`feedback`); approvals and unknown outcomes have their own. */
+      feedback?: FeedbackSchema;
     };

@@ -3,7 +3,7 @@
  */
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/index.js';
-import type { CapabilityLevel, JsonSchema, RateLimitSpec } from '../spec/index.js';
+import type { BlockingToolSpec, CapabilityLevel, JsonSchema, RateLimitSpec } from '../spec/index.js';
 import { checkToolSpec } from './internal/check-tool-spec.js';
 import { toolDefaults } from './tool-defaults.js';
 import type { ToolDefinition, ToolExecutionContext } from './tool-definition.js';
@@ -15,7 +15,10 @@ export interface DefineToolOptions<Input, Output> {
   description: string;
   input: SchemaInput<Input>;
   output?: SchemaInput<Output>;
-  execute(input: Input, context: ToolExecutionContext): Promise<Output> | Output;
+  /** Does the work. Not needed (and never run) for a `blocking` tool. */
+  execute?(input: Input, context: ToolExecutionContext): Promise<Output> | Output;
+  /** Every call waits for a person, whose answer is the result (seed 002 blocking tools). */
+  blocking?: BlockingToolSpec;
   id?: string;
   /** Safe to run twice with the same arguments (default false): only idempotent tools are retried. */
   idempotent?: boolean;
@@ -66,18 +69,27 @@ export function defineTool<Input, Output>(
     requiresApproval: options.requiresApproval ?? false,
     maxRetries: options.maxRetries ?? toolDefaults.maxRetries,
     parallel: options.parallel ?? idempotent,
-    execute: options.execute,
+    execute: options.execute ?? neverRun(options.name),
   };
+  if (options.blocking) tool.blocking = options.blocking;
   if (options.output !== undefined)
     tool.outputSchema = toJsonSchema('output', options.output, conversionProblems);
   if (options.rateLimit) tool.rateLimit = options.rateLimit;
   if (options.cacheTtlMs !== undefined) tool.cacheTtlMs = options.cacheTtlMs;
   if (options.reconcile) tool.reconcile = options.reconcile;
   const problems = [...conversionProblems, ...checkToolSpec(tool)];
-  if (typeof options.execute !== 'function') problems.push('execute must be a function');
+  if (typeof options.execute !== 'function' && !options.blocking)
+    problems.push('execute must be a function (only a blocking tool may leave it out)');
   if (problems.length > 0)
     throw new ConfigurationError({ message: `Tool '${String(options.name)}' is invalid.`, problems });
   return tool;
+}
+
+/** The `execute` of a blocking tool: the pipeline answers its calls with a person's answer instead. */
+function neverRun(name: string) {
+  return () => {
+    throw new Error(`Tool '${name}' is blocking: a person's answer is its result, it never runs.`);
+  };
 }
 
 /** Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. */

@@ -5,6 +5,7 @@
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { groupCalls } from './internal/group-calls.js';
 import { auditCall } from './stages/audit-call.js';
+import { awaitFeedback } from './stages/await-feedback.js';
 import { capResultSize } from './stages/cap-result-size.js';
 import { executeWithTimeout } from './stages/execute-with-timeout.js';
 import { gateCapability } from './stages/gate-capability.js';
@@ -29,7 +30,7 @@ import { errorResult } from './tool-results.js';
 /**
  * The stages in order, outer first. Before the call they act top-down (resolve → parse → validate →
  * replay a journaled result → audit start → capability gate → approval → cached result → rate limit →
- * simulation →
+ * simulation → a blocking tool waits for its answer →
  * journal start → retry → execute); after it bottom-up (validate output → redact → journal result →
  * simulation attached → audit complete → cap size). docs/architecture/tool-pipeline.md draws it.
  */
@@ -45,6 +46,7 @@ export const defaultToolStages: readonly ToolStage[] = [
   reuseCachedResult,
   limitRate,
   simulateCall,
+  awaitFeedback,
   journalCall,
   redactResult,
   validateOutput,

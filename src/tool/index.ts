@@ -46,6 +46,7 @@ export {
 } from './read-tool-result.js';
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
+  type AnsweredCalls,
   type CapabilityPolicy,
   createTaintState,
   type Redactor,

@@ -43,7 +43,8 @@ export async function loadManifest(path: string, options: LoadManifestOptions): 
   const { specs, problems } = await checkManifest(path);
   const implementations = new Map(Object.entries(options.implementations));
   for (const spec of specs) {
-    if (typeof implementations.get(spec.name) !== 'function')
+    // A blocking tool's result is a person's answer: it has nothing to implement.
+    if (typeof implementations.get(spec.name) !== 'function' && !spec.blocking)
       problems.push(`tool '${spec.name}': no implementation was given`);
   }
   const names = new Set(specs.map((s) => s.name));
@@ -52,8 +53,14 @@ export async function loadManifest(path: string, options: LoadManifestOptions): 
   if (problems.length > 0) throw invalid(path, problems);
   return specs.map((spec) => ({
     ...spec,
-    execute: implementations.get(spec.name) as ToolDefinition['execute'],
+    execute: (implementations.get(spec.name) ?? blockingExecute(spec.name)) as ToolDefinition['execute'],
   }));
+}
+
+function blockingExecute(name: string) {
+  return () => {
+    throw new Error(`Tool '${name}' is blocking: a person's answer is its result, it never runs.`);
+  };
 }
 
 /** Reads and checks a manifest; returns its tool specs or throws listing every problem. */
@@ -149,6 +156,7 @@ async function toSpec(
   if (outputSchema !== undefined) spec.outputSchema = outputSchema;
   if (merged.rateLimit) spec.rateLimit = merged.rateLimit;
   if (merged.cacheTtlMs !== undefined) spec.cacheTtlMs = merged.cacheTtlMs;
+  if (entry.blocking) spec.blocking = entry.blocking as unknown as ToolSpec['blocking'] & object;
   return spec;
 }
 

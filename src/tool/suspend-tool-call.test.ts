@@ -8,7 +8,7 @@ import { suspendToolCall } from './suspend-tool-call.js';
 import { createToolSet } from './tool-definition.js';
 
 describe('suspendToolCall', () => {
-  it('makes the pipeline return a suspended result that is not journaled as finished', async () => {
+  it('makes the pipeline return a suspended result, journaled as suspended so a replay waits again', async () => {
     const store = createMemoryStore();
     const ask = defineTool({
       name: 'ask_owner',
@@ -41,7 +41,9 @@ describe('suspendToolCall', () => {
       idempotencyKey: 't1:turn_1:c1',
       contextText: 'The owner must answer: ok? (token [REDACTED])',
     });
-    expect((await store.readJournal('t1:turn_1:c1'))?.status).toBe('started');
+    const entry = await store.readJournal('t1:turn_1:c1');
+    expect(entry?.status).toBe('suspended');
+    expect(JSON.parse(entry?.result ?? '{}')).toEqual(result);
   });
 
   it('is never confused with an ordinary output of the same shape', async () => {

@@ -11,6 +11,7 @@ import type {
   RateLimitSpec,
   SimulationCache,
   StateStore,
+  ToolCallResult,
   ToolSpec,
 } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
@@ -111,4 +112,21 @@ export interface ToolBatchContext {
   simulationTimeoutMs?: number;
   maxConcurrency?: number;
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  /**
+   * What people already answered in this run (DESIGN.md invariant 6): a blocking tool called again gets
+   * the answer it got, an approved or refused call repeated with the same arguments gets its settled
+   * result — neither runs nor asks again.
+   */
+  answered?: AnsweredCalls;
+  /**
+   * Idempotency keys of calls whose outcome was unknown and that a person said did not happen: they run
+   * again under the same key instead of being reported as unknown once more.
+   */
+  rerunKeys?: ReadonlySet<string>;
+}
+
+/** The answers of a resumed run, looked up by the pipeline (see `ToolBatchContext.answered`). */
+export interface AnsweredCalls {
+  forTool(toolName: string): ToolCallResult | undefined;
+  forCall(toolName: string, argsHash: string): ToolCallResult | undefined;
 }

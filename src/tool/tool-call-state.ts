@@ -31,6 +31,11 @@ export interface ToolCallState {
    * does not read it again.
    */
   journaled?: JournalEntry | null;
+  /**
+   * What a call whose outcome was unknown returned, as its tool's `reconcile` found it: the execute stage
+   * answers with it instead of running the tool, so the output still passes validation and redaction.
+   */
+  reconciled?: { output: unknown };
   /** Caches of `idempotencyKeyOf` and `argsHashOf`. */
   key?: string;
   argsHash?: string;

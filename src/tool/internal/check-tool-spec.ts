@@ -2,7 +2,8 @@
  * The checks every tool definition passes, whether it comes from `defineTool`, a manifest file or an
  * MCP server: each problem is listed, so that one load reports everything to fix.
  */
-import { capabilityLevels, type ToolSpec } from '../../spec/index.js';
+import { feedbackJsonSchema } from '../../hitl/index.js';
+import { type BlockingToolSpec, capabilityLevels, type ToolSpec } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import { toolDefaults } from '../tool-defaults.js';
 
@@ -35,6 +36,7 @@ export function checkToolSpec(spec: ToolSpec): string[] {
   }
   if (spec.cacheTtlMs !== undefined && !isIntegerIn(spec.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER))
     problems.push('cacheTtlMs must be a non-negative integer');
+  if (spec.blocking !== undefined) problems.push(...checkBlocking(spec.blocking));
   problems.push(...checkSchema('inputSchema', spec.inputSchema));
   const inputType = typeof spec.inputSchema === 'object' ? spec.inputSchema.type : undefined;
   if (inputType !== undefined && inputType !== 'object')
@@ -56,4 +58,19 @@ function checkSchema(label: string, schema: unknown): string[] {
 
 function isIntegerIn(value: unknown, min: number, max: number): boolean {
   return typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max;
+}
+
+const feedbackTypes = new Set(['confirm', 'text', 'select', 'multiselect', 'number', 'date', 'custom']);
+
+/** A blocking tool's answer shape must be one flowstack knows and must compile. */
+function checkBlocking(blocking: BlockingToolSpec): string[] {
+  const feedback = blocking?.feedback as { type?: unknown; options?: unknown } | undefined;
+  if (!feedback || typeof feedback.type !== 'string' || !feedbackTypes.has(feedback.type))
+    return [`blocking.feedback.type must be one of ${[...feedbackTypes].join(', ')}`];
+  if (
+    (feedback.type === 'select' || feedback.type === 'multiselect') &&
+    (!Array.isArray(feedback.options) || feedback.options.length === 0)
+  )
+    return [`blocking.feedback.options must list at least one option for '${feedback.type}'`];
+  return checkSchema('blocking.feedback', feedbackJsonSchema(blocking.feedback));
 }

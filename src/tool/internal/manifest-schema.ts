@@ -31,6 +31,10 @@ export const manifestEntrySchema = z.strictObject({
   /** A path relative to the manifest file, or the schema inline. */
   inputSchema: schemaRef,
   outputSchema: schemaRef.optional(),
+  /** A blocking tool: `{ feedback: { type, … }, prompt? }` (checked by `checkToolSpec`). */
+  blocking: z
+    .strictObject({ feedback: z.record(z.string(), z.unknown()), prompt: z.string().optional() })
+    .optional(),
   ...toolFields,
 });
 

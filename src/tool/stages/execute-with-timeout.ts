@@ -1,5 +1,5 @@
 import { ToolCallError } from '../../errors/index.js';
-import type { ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
+import type { FeedbackSchema, ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
 import { stableHash } from '../../util/index.js';
 import {
   abortLazy,
@@ -28,6 +28,10 @@ const cancelledReason = new Error('cancelled');
 export const executeWithTimeout: ToolStage = async (state) => {
   const tool = state.tool;
   if (!tool) return errorResult(state, 'not_found', 'No tool was resolved.');
+  if (state.reconciled) {
+    state.toolContent = true;
+    return successResult(state, state.reconciled.output);
+  }
   const outer = state.batch.signal;
   if (outer?.aborted) return errorResult(state, 'timeout', 'The call was cancelled before it ran.', false);
   state.attempts += 1;
@@ -62,7 +66,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
         : errorResult(state, 'timeout', 'The call was cancelled.', false);
     }
     const output = settled.output;
-    if (isToolSuspension(output)) return feedbackRequest(state, output.reason);
+    if (isToolSuspension(output)) return feedbackRequest(state, output.reason, output.feedback);
     if (typeof output === 'string' && /^\s*error:/i.test(output)) {
       const message = output.trim().slice(6).trim() || 'The tool reported an error.';
       return errorResult(state, 'server_error', message);
@@ -107,7 +111,7 @@ function thrownResult(state: ToolCallState, error: unknown) {
 }
 
 /** A call whose tool waits for a human's answer; whoever resumes it completes it with that answer. */
-function feedbackRequest(state: ToolCallState, reason: string): ToolCallResult {
+function feedbackRequest(state: ToolCallState, reason: string, feedback?: FeedbackSchema): ToolCallResult {
   return {
     status: 'suspended',
     kind: 'feedback',
@@ -117,5 +121,6 @@ function feedbackRequest(state: ToolCallState, reason: string): ToolCallResult {
     argsHash: stableHash(state.input),
     idempotencyKey: idempotencyKeyOf(state),
     contextText: reason,
+    ...(feedback ? { feedback } : {}),
   };
 }

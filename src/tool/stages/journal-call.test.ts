@@ -6,18 +6,36 @@ import { call, createTestContext } from '../fixtures/batch-context.js';
 
 const input = z.object({ to: z.string() });
 
-function sender(runs: string[], idempotent = false) {
-  return defineTool({
+function senderOptions(runs: string[], idempotent = false) {
+  return {
     name: 'send',
     description: 'Sends a message.',
     input,
     idempotent,
-    capability: 'controlled',
-    execute: ({ to }) => {
+    capability: 'controlled' as const,
+    execute: ({ to }: { to: string }) => {
       runs.push(to);
       return `sent to ${to}`;
     },
-  });
+  };
+}
+
+function sender(runs: string[], idempotent = false) {
+  return defineTool(senderOptions(runs, idempotent));
+}
+
+/** A journal row of a call that started before a crash and recorded nothing. */
+function startedEntry() {
+  return {
+    key: 'thread-1:turn-1:c1',
+    threadId: 'thread-1',
+    callId: 'c1',
+    toolName: 'send',
+    argsHash: 'x',
+    idempotent: false,
+    status: 'started' as const,
+    startedAt: 1,
+  };
 }
 
 describe('journal and replay stages (through executeToolBatch)', () => {
@@ -55,22 +73,78 @@ describe('journal and replay stages (through executeToolBatch)', () => {
     expect(runs).toEqual(['ana']);
   });
 
-  it('does not re-run a non-idempotent call that started but recorded no result (outcome unknown)', async () => {
+  it('does not re-run a non-idempotent call that started but recorded no result: it asks a person', async () => {
     const runs: string[] = [];
     const context = createTestContext([sender(runs)]);
-    await context.store?.journalStart({
-      key: 'thread-1:turn-1:c1',
-      threadId: 'thread-1',
-      callId: 'c1',
-      toolName: 'send',
-      argsHash: 'x',
-      idempotent: false,
-      status: 'started',
-      startedAt: 1,
-    });
+    await context.store?.journalStart(startedEntry());
     const [result] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
     expect(runs).toEqual([]);
-    expect(result?.status === 'error' && result.error.message).toContain('outcome_unknown');
+    expect(result).toMatchObject({
+      status: 'suspended',
+      kind: 'outcome_unknown',
+      idempotencyKey: 'thread-1:turn-1:c1',
+    });
+    expect(result?.contextText).toContain('outcome_unknown');
+    expect((await context.store?.readJournal('thread-1:turn-1:c1'))?.status).toBe('started');
+  });
+
+  it("settles an unknown outcome with the tool's reconcile hook: it happened, so its output is the result", async () => {
+    const runs: string[] = [];
+    const asked: string[] = [];
+    const tool = defineTool({
+      ...senderOptions(runs),
+      reconcile: async (key) => {
+        asked.push(key);
+        return { happened: true, output: 'sent to ana (found by reconcile)' };
+      },
+    });
+    const context = createTestContext([tool]);
+    await context.store?.journalStart(startedEntry());
+    const [result] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(runs).toEqual([]);
+    expect(asked).toEqual(['thread-1:turn-1:c1']);
+    expect(result).toMatchObject({ status: 'success', output: 'sent to ana (found by reconcile)' });
+    expect((await context.store?.readJournal('thread-1:turn-1:c1'))?.status).toBe('succeeded');
+  });
+
+  it('runs the call once more, under the same key, when reconcile finds it did not happen', async () => {
+    const runs: string[] = [];
+    const keys: string[] = [];
+    const tool = defineTool({
+      ...senderOptions(runs),
+      execute: ({ to }, { idempotencyKey }) => {
+        runs.push(to);
+        keys.push(idempotencyKey);
+        return `sent to ${to}`;
+      },
+      reconcile: async () => ({ happened: false }),
+    });
+    const context = createTestContext([tool]);
+    await context.store?.journalStart(startedEntry());
+    const [result] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(result?.status).toBe('success');
+    expect(runs).toEqual(['ana']);
+    expect(keys).toEqual(['thread-1:turn-1:c1']);
+  });
+
+  it('asks a person when the reconcile hook fails, and runs again when the person said it did not happen', async () => {
+    const runs: string[] = [];
+    const tool = defineTool({
+      ...senderOptions(runs),
+      reconcile: async () => {
+        throw new Error('the mail server does not say');
+      },
+    });
+    const context = createTestContext([tool]);
+    await context.store?.journalStart(startedEntry());
+    const [asked] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(asked).toMatchObject({ status: 'suspended', kind: 'outcome_unknown' });
+    const [rerun] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], {
+      ...context,
+      rerunKeys: new Set(['thread-1:turn-1:c1']),
+    });
+    expect(rerun?.status).toBe('success');
+    expect(runs).toEqual(['ana']);
   });
 
   it('does re-run an idempotent call that started but recorded no result', async () => {

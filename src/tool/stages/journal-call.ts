@@ -1,13 +1,14 @@
-import type { ToolCallResult } from '../../spec/index.js';
-import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
+import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
+import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
-import { errorResult } from '../tool-results.js';
 
 /**
  * Journals the call's start before it runs and its redacted result after (DESIGN.md invariant 5).
- * A call whose result is already journaled is answered from the journal, never run again. A
- * non-idempotent call that started but has no result (a crash in between) is not re-run: it becomes an
- * unknown outcome for the tool's `reconcile` hook or the user.
+ * A call whose result is already journaled is answered from the journal, never run again — a call that
+ * waited for a person is journaled as `suspended`, so a replayed step waits again rather than running.
+ * A non-idempotent call that started but has no result (a crash in between) is not re-run: its tool's
+ * `reconcile` hook decides what happened, and without one (or when it cannot tell) the call becomes an
+ * `outcome_unknown` suspension for a person — unless that person already said it did not happen.
  */
 export const journalCall: ToolStage = (state, next) =>
   state.batch.store && state.tool ? journal(state, next) : next(state);
@@ -24,13 +25,9 @@ const journal: ToolStage = async (state, next) => {
     state.toolContent = true;
     return JSON.parse(existing.result) as ToolCallResult;
   }
-  if (existing && !tool.idempotent) {
-    return errorResult(
-      state,
-      'server_error',
-      'outcome_unknown: this call started before an interruption and recorded no result, so it is not run again.',
-      false,
-    );
+  if (existing && !tool.idempotent && !state.batch.rerunKeys?.has(key)) {
+    const settled = await reconcileUnknown(state, existing);
+    if (settled) return settled;
   }
   if (!existing) {
     await store.journalStart({
@@ -45,12 +42,42 @@ const journal: ToolStage = async (state, next) => {
     });
   }
   const result = await next(state);
-  if (result.status === 'suspended') return result;
   await store.journalFinish({
     key,
-    status: result.status === 'success' ? 'succeeded' : 'failed',
+    status: result.status === 'success' ? 'succeeded' : result.status === 'error' ? 'failed' : 'suspended',
     result: JSON.stringify(result),
     finishedAt: clock.now(),
   });
   return result;
 };
+
+/**
+ * Settles a call that started before an interruption and recorded no result. Returns the result to
+ * give, or `undefined` when the tool found that the effect did not happen (the call then runs).
+ */
+async function reconcileUnknown(
+  state: ToolCallState,
+  entry: JournalEntry,
+): Promise<ToolCallResult | undefined> {
+  const tool = state.tool;
+  if (tool?.reconcile) {
+    try {
+      const verdict = await tool.reconcile(entry.key);
+      if (!verdict.happened) return undefined;
+      state.reconciled = { output: verdict.output };
+      return undefined;
+    } catch {
+      // A reconcile hook that fails cannot tell: a person decides.
+    }
+  }
+  return {
+    status: 'suspended',
+    kind: 'outcome_unknown',
+    callId: state.request.callId,
+    toolName: state.request.toolName,
+    reason: `The call to '${state.request.toolName}' started before an interruption and left no result; whether it took effect is unknown.`,
+    argsHash: argsHashOf(state),
+    idempotencyKey: entry.key,
+    contextText: `outcome_unknown: the call to '${state.request.toolName}' started before an interruption and left no result, so it is not run again until the user says what happened.`,
+  };
+}

@@ -19,6 +19,9 @@ const holdForApproval: ToolStage = async (state, next) => {
   const { approvalReasons, grounds } = assessmentOf(state);
   const idempotencyKey = idempotencyKeyOf(state);
   const argsHash = argsHashOf(state);
+  // The same call, already approved and run or refused in this run, is answered with what it got.
+  const earlier = state.batch.answered?.forCall(state.request.toolName, argsHash);
+  if (earlier) return { ...earlier, callId: state.request.callId };
   const reason = approvalReasons.join('; ');
   let verdict: ApprovalState = 'none';
   if (state.batch.approvals) {
@@ -42,7 +45,10 @@ const holdForApproval: ToolStage = async (state, next) => {
     }
   }
   if (verdict === 'approved') return next(state);
-  if (verdict === 'denied')
-    return errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
+  if (verdict === 'denied') {
+    const refused = errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
+    if (refused.status === 'error') refused.error.refusedBy = 'person';
+    return refused;
+  }
   return approvalRequest(state, { reason, idempotencyKey, argsHash });
 };

@@ -1,0 +1,125 @@
+/**
+ * Turns a suspended skill run into the questions people answer (seed 002 HITL V2): every call of the
+ * step that waits — several approvals from one parallel batch, a blocking tool, an unknown outcome —
+ * gets its own suspension with a runtime-made id, and the run's checkpoint is kept with them, so the run
+ * goes on from exactly there once all are answered, after any number of restarts.
+ */
+import type { LanguageModelV3Message } from '@ai-sdk/provider';
+import { continueFeedback, createSuspension, escalationFeedback } from '../hitl/index.js';
+import type { SkillLoopEvent, SkillLoopState } from '../loop/index.js';
+import type {
+  JsonValue,
+  SkillOutcome,
+  SuspendedRun,
+  SuspensionRecord,
+  ToolCallResult,
+} from '../spec/index.js';
+import type { IdGenerator } from '../util/index.js';
+
+export interface SuspendRunOptions {
+  flowId: string;
+  runTurnId: string;
+  outcome: Extract<SkillOutcome, { outcome: 'suspended' }>;
+  events: readonly SkillLoopEvent[];
+  checkpoint?: { messages: readonly LanguageModelV3Message[]; state: SkillLoopState };
+  ids: IdGenerator;
+  now: number;
+  redact: { value(value: unknown): unknown };
+  /** How long an approval can be given. */
+  approvalTtlMs?: number;
+  /** Answers given earlier in the run, carried forward. */
+  answered?: SuspendedRun['answered'];
+}
+
+export function suspendRun(options: SuspendRunOptions): SuspendedRun {
+  const { outcome, flowId } = options;
+  const messages = [...(options.checkpoint?.messages ?? [])];
+  const suspensions: SuspensionRecord[] = [];
+  if (outcome.kind === 'tool') {
+    const waiting = new Set(lastStepCallIds(messages));
+    const held = options.events.flatMap((e) =>
+      e.type === 'tool-result' && e.result.status === 'suspended' && waiting.has(e.result.callId)
+        ? [e.result]
+        : [],
+    ) as Extract<ToolCallResult, { status: 'suspended' }>[];
+    for (const result of dedupe(held)) {
+      const input = argumentsOf(messages, result.callId);
+      suspensions.push(
+        createSuspension(result, {
+          id: options.ids('susp'),
+          flowId,
+          now: options.now,
+          ...(options.approvalTtlMs !== undefined ? { ttlMs: options.approvalTtlMs } : {}),
+          ...(input !== undefined ? { input: options.redact.value(input) } : {}),
+        }),
+      );
+    }
+  }
+  if (suspensions.length === 0) {
+    const call = outcome.kind === 'tool' || outcome.kind === 'escalate' ? outcome : undefined;
+    suspensions.push({
+      specVersion: 1,
+      id: options.ids('susp'),
+      kind: outcome.kind === 'escalate' || outcome.kind === 'tool' ? 'escalation' : 'continue',
+      status: 'open',
+      flowId,
+      ...(call ? { callId: call.callId, toolName: call.toolName } : {}),
+      prompt: call ? `The call to ${call.toolName} needs you: ${outcome.reason}` : outcome.reason,
+      feedback:
+        outcome.kind === 'escalate' || outcome.kind === 'tool' ? escalationFeedback : continueFeedback,
+      createdAt: options.now,
+    });
+  }
+  return {
+    specVersion: 1,
+    flowId,
+    runTurnId: options.runTurnId,
+    skill: outcome.kind,
+    reason: outcome.reason,
+    messages: messages as unknown as JsonValue[],
+    state: (options.checkpoint?.state ?? null) as unknown as JsonValue,
+    suspensions,
+    ...(options.answered && options.answered.length > 0 ? { answered: options.answered } : {}),
+  };
+}
+
+/** The reply of a waiting run: each open question, one per line when there are several. */
+export function describeWaiting(run: SuspendedRun): string {
+  const open = run.suspensions.filter((s) => s.status === 'open');
+  if (open.length === 1) return `Waiting for you: ${open[0]?.prompt}`;
+  return [`Waiting for you (${open.length} questions):`, ...open.map((s) => `- ${s.prompt}`)].join('\n');
+}
+
+/** What the API shows of a question (no checkpoint, nothing internal). */
+export function describeSuspension(record: SuspensionRecord) {
+  const { specVersion: _v, answer: _a, ...shown } = record;
+  return shown;
+}
+
+/** The call ids answered by the checkpoint's last tool message: the step that suspended. */
+function lastStepCallIds(messages: readonly LanguageModelV3Message[]): string[] {
+  for (let i = messages.length - 1; i >= 0; i--) {
+    const message = messages[i] as LanguageModelV3Message;
+    if (message.role === 'tool')
+      return message.content.flatMap((p) => (p.type === 'tool-result' ? [p.toolCallId] : []));
+  }
+  return [];
+}
+
+function dedupe<T extends { callId: string }>(results: readonly T[]): T[] {
+  const seen = new Set<string>();
+  return results.filter((r) => {
+    if (seen.has(r.callId)) return false;
+    seen.add(r.callId);
+    return true;
+  });
+}
+
+function argumentsOf(messages: readonly LanguageModelV3Message[], callId: string): unknown {
+  for (const message of messages) {
+    if (message.role !== 'assistant') continue;
+    for (const part of message.content)
+      if (part.type === 'tool-call' && part.toolCallId === callId) return part.input;
+  }
+  return undefined;
+}

@@ -1,0 +1,22 @@
+export { answerFromText } from './answer-from-text.js';
+export { answerSuspension, expireSuspensions } from './answer-suspension.js';
+export { checkFeedback, type FeedbackCheck } from './check-feedback.js';
+export { type CreateSuspensionOptions, createSuspension } from './create-suspension.js';
+export {
+  approvalFeedback,
+  continueFeedback,
+  escalationFeedback,
+  outcomeFeedback,
+  rollbackFeedback,
+} from './decision-feedback.js';
+export { feedbackJsonSchema } from './feedback-json-schema.js';
+export {
+  archiveSuspensions,
+  findSettledSuspension,
+  pruneSuspendedRuns,
+  readSuspendedRun,
+  readSuspendedRuns,
+  settledSuspensionsKept,
+  writeSuspendedRun,
+} from './hitl-state.js';
+export { suspendedRunSchema, suspensionRecordSchema } from './suspended-run-schema.js';
