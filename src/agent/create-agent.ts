@@ -249,6 +249,8 @@ export function createAgent(options: AgentOptions): Agent {
     });
     await commitTurn(turn, store, bus);
     if (inflight.attempts > limits.maxTurnAttempts) return abandonInterruptedTurn(turn, inflight);
+    // What the saved part of the turn said is said again: the replay does not redo that work.
+    if (interrupted?.replyParts) turn.replyParts.push(...interrupted.replyParts);
     const recorder = recordModelCalls({
       model: options.model,
       store,
@@ -261,7 +263,12 @@ export function createAgent(options: AgentOptions): Agent {
     turn.beforeCommit = () => {
       turn.snapshot.extensions = {
         ...turn.snapshot.extensions,
-        turn: { ...inflight, phase: 'running', modelCalls: recorder.counters() },
+        turn: {
+          ...inflight,
+          phase: 'running',
+          modelCalls: recorder.counters(),
+          ...(turn.replyParts.length > 0 ? { replyParts: turn.replyParts } : {}),
+        },
       };
     };
     const stream = options.stream === true;

@@ -5,6 +5,7 @@
  * the journaled tool results (docs/decisions/0017-replayable-turns.md). Also the log of the last
  * request ids, so a request delivered twice runs once.
  */
+import type { ReplyPart } from '../respond/index.js';
 import type { JournalEntry, StateStore, ThreadSnapshot } from '../spec/index.js';
 import type { TurnResult, TurnStatus } from './agent-types.js';
 import { modelAnswerToolName } from './record-model-calls.js';
@@ -27,6 +28,8 @@ export interface InflightTurn {
   modelCalls?: Record<string, number>;
   /** The suspension this turn answers (`agent.resume`); such a turn skips routing. */
   answers?: string;
+  /** What the turn had to say at its last save; a replay starts from it, since saved work is not redone. */
+  replyParts?: ReplyPart[];
 }
 
 /** What a finished request answered, kept so that the same request id gets the same answer. */

@@ -5,7 +5,7 @@
  * resolves cannot hang a skill.
  */
 import type { Clock } from '../util/index.js';
-import { anySignal } from './internal/any-signal.js';
+import { linkSignals } from './internal/any-signal.js';
 
 export type StopReason = 'idle' | 'wall-time' | 'user-stop';
 
@@ -37,7 +37,8 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     };
   const workController = new AbortController();
   const watchController = new AbortController();
-  const workSignal = anySignal([signal, workController.signal]);
+  const linked = linkSignals([signal, workController.signal]);
+  const workSignal = linked.signal;
   const never = new Promise<never>(() => undefined);
   const work = Promise.resolve()
     .then(() => options.work(workSignal))
@@ -73,6 +74,7 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   watchController.abort();
   if (onAbort) signal?.removeEventListener('abort', onAbort);
   if (winner.status === 'stopped') workController.abort(new Error(`stopped: ${winner.reason}`));
+  linked.release();
   if (winner.status === 'failed' && signal?.aborted)
     return { status: 'stopped', reason: 'user-stop', started: true };
   return winner;

@@ -10,7 +10,7 @@ import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
 import { callSignature, recordCall } from './detect-repeated-call.js';
-import { anySignal } from './internal/any-signal.js';
+import { linkSignals } from './internal/any-signal.js';
 import { deadlines, emit, type SkillRun, type StepCall, touch } from './internal/skill-run.js';
 
 export interface ValidateResult {
@@ -92,12 +92,14 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
-      work: (signal) =>
-        executeToolBatch(toRun, {
-          ...run.batch,
-          tools,
-          signal: anySignal([signal, run.batch.signal]),
-        }),
+      work: async (signal) => {
+        const linked = linkSignals([signal, run.batch.signal]);
+        try {
+          return await executeToolBatch(toRun, { ...run.batch, tools, signal: linked.signal });
+        } finally {
+          linked.release();
+        }
+      },
     });
     if (within.status === 'done') {
       touch(run);

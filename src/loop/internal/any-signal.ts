@@ -1,20 +1,30 @@
-/** A signal that aborts when any of `signals` does (like `AbortSignal.any`, which Node 20.0–20.2 lack). */
-export function anySignal(signals: readonly (AbortSignal | undefined)[]): AbortSignal {
+/**
+ * A signal that aborts when any of `signals` does (like `AbortSignal.any`, which Node 20.0–20.2 lack),
+ * and `release` to take its listeners off the others once the work it guards is over: a turn's signal
+ * lives as long as the turn, and a listener left on it per step would pile up with the steps.
+ */
+export function linkSignals(signals: readonly (AbortSignal | undefined)[]): {
+  signal: AbortSignal;
+  release: () => void;
+} {
   const present = signals.filter((s): s is AbortSignal => s !== undefined);
   const controller = new AbortController();
   for (const signal of present) {
     if (signal.aborted) {
       controller.abort(signal.reason);
-      return controller.signal;
+      return { signal: controller.signal, release: () => {} };
     }
   }
   const listeners = present.map((signal) => {
     const listener = () => {
       controller.abort(signal.reason);
-      for (const [s, l] of listeners) s.removeEventListener('abort', l);
+      release();
     };
     signal.addEventListener('abort', listener, { once: true });
     return [signal, listener] as const;
   });
-  return controller.signal;
+  const release = () => {
+    for (const [s, l] of listeners) s.removeEventListener('abort', l);
+  };
+  return { signal: controller.signal, release };
 }
