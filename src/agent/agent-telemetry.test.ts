@@ -14,6 +14,8 @@ import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
+import { createTripDomain } from './fixtures/plan-domain.js';
+import { createTripPlanModel } from './fixtures/trip-plan-model.js';
 
 const secret = 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678';
 
@@ -135,6 +137,57 @@ describe('OpenTelemetry spans of a turn', () => {
       });
     });
   }
+
+  it('exports one trace for a plan turn: turn → plan workflow → one span per item → its model and tool calls', async () => {
+    const exporter = new InMemorySpanExporter();
+    const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+    const domain = createTripDomain();
+    const agent = createAgent({
+      model: createTripPlanModel(),
+      flows: domain.flows,
+      tools: domain.tools,
+      store: createMemoryStore(),
+      ids: createSequentialIdGenerator(),
+      plan: { treeSearch: 'off' },
+      telemetry: { tracer: provider.getTracer('test'), agentName: 'trip-desk' },
+    });
+    const turn = await agent.send({ threadId: 't1', text: 'Plan a weekend in Lisbon' });
+    expect(turn.status).toBe('completed');
+    const spans = exporter.getFinishedSpans();
+    expect(new Set(spans.map((s) => s.spanContext().traceId)).size).toBe(1);
+    const item = (description: string, tool?: string) => ({
+      [`plan_item ${spans.find((s) => s.attributes['flowstack.plan.item.description'] === description)?.attributes['flowstack.plan.item.id']}`]:
+        tool
+          ? ['chat trip-plan', `execute_tool ${tool}`, 'chat trip-plan', 'chat trip-plan']
+          : ['chat trip-plan'],
+    });
+    expect(tree(spans)).toEqual([
+      {
+        'invoke_agent trip-desk': [
+          'chat trip-plan',
+          {
+            'invoke_workflow plan': [
+              'chat trip-plan',
+              item('Find flights to Lisbon', 'find_flights'),
+              item('Check the weather in Lisbon', 'lookup_weather'),
+              item('Find a hotel in Lisbon', 'search_hotels'),
+              item('Write a two-day itinerary'),
+              'chat trip-plan',
+              'chat trip-plan',
+            ],
+          },
+        ],
+      },
+    ]);
+    const items = spans.filter((s) => s.name.startsWith('plan_item '));
+    expect(items).toHaveLength(4);
+    for (const span of items)
+      expect(span.attributes).toMatchObject({ 'flowstack.plan.item.status': 'completed' });
+    const planSpan = spans.find((s) => s.name === 'invoke_workflow plan') as ReadableSpan;
+    expect(
+      items.every((s) => s.attributes['flowstack.plan.id'] === planSpan.attributes['flowstack.flow.id']),
+    ).toBe(true);
+  });
 
   it('marks a failed model call and a failed turn as errors, without the secret in the message', async () => {
     const { agent, exporter } = setup({

@@ -40,6 +40,23 @@ import { observe } from './turn-state.js';
 export type ItemResult = 'settled' | 'stop' | 'synthesize';
 
 export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemResult> {
+  // The item's model and tool calls nest under its span (DESIGN.md §8: turn → flow → plan item → call).
+  const span = run.telemetry?.startPlanItem({
+    id: item.id,
+    description: item.description,
+    planId: run.plan.id,
+  });
+  try {
+    const result = await runItemSteps(run, item);
+    span?.end({ status: run.plan.items.find((i) => i.id === item.id)?.status ?? result });
+    return result;
+  } catch (error) {
+    span?.end({ status: 'failed', error });
+    throw error;
+  }
+}
+
+async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   const { turn } = run;
   const waiting = run.plan.waiting?.itemId === item.id ? run.plan.waiting : undefined;
   setItemStatus(run, startItem(run.plan.items, item.id, turn.turnId), item.id, item.status);

@@ -44,8 +44,25 @@ import { observe, type TurnState } from './turn-state.js';
 export type PlanStep = 'continue' | 'stop';
 
 export async function runPlan(runtime: PlanRuntime & { turn: TurnState }): Promise<PlanStep> {
+  const top = activeFlow(runtime.turn.snapshot.stack) as FlowInstance;
+  const planFlow = top.planId ? (runtime.turn.snapshot.stack.find((f) => f.id === top.planId) ?? top) : top;
+  // One workflow span for the plan; its items' spans, and the plan policy's model calls, nest under it.
+  const span = runtime.telemetry?.startFlow({ id: planFlow.id, name: planFlow.name });
+  try {
+    const step = await runPlanSteps(runtime, top);
+    span?.end({ status: step === 'stop' ? 'waiting' : 'completed' });
+    return step;
+  } catch (error) {
+    span?.end({ status: 'failed', error });
+    throw error;
+  }
+}
+
+async function runPlanSteps(
+  runtime: PlanRuntime & { turn: TurnState },
+  top: FlowInstance,
+): Promise<PlanStep> {
   const { turn } = runtime;
-  const top = activeFlow(turn.snapshot.stack) as FlowInstance;
   const planFlowId = top.planId ?? top.id;
   const existing = readActivePlan(turn.snapshot, planFlowId);
   if (!existing && top.id !== planFlowId) {
