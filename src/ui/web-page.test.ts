@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { type Browser, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createTravelDemoModel } from '../../examples/travel/demo-model.js';
@@ -9,6 +10,7 @@ import { createGate } from '../server/fixtures/server-fixture.js';
 import { createServer, type FlowstackServer } from '../server/index.js';
 import { createSqliteStore } from '../store/index.js';
 import { createPlanningStandIn } from './fixtures/planning-stand-in.js';
+import { createPlanningTravelAgent } from './fixtures/planning-travel-agent.js';
 
 const executablePath = '/usr/bin/chromium';
 const required = process.env.FLOWSTACK_REQUIRE_SERVICES === '1' || process.env.CI === 'true';
@@ -67,6 +69,29 @@ async function openPage(url: string): Promise<Page> {
   return page;
 }
 
+/** The model, whose first flight search (a plan item's skill call) waits for `held`. */
+function holdFlightSearch(model: LanguageModelV3, held: Promise<void>): LanguageModelV3 {
+  let first = true;
+  const pass = async (options: LanguageModelV3CallOptions) => {
+    const flowstack = options.providerOptions?.flowstack as { phase?: string; flow?: string } | undefined;
+    if (first && flowstack?.phase === 'skill' && flowstack.flow === 'search_flights') {
+      first = false;
+      await held;
+    }
+  };
+  return {
+    ...model,
+    doGenerate: async (options) => {
+      await pass(options);
+      return model.doGenerate(options);
+    },
+    doStream: async (options) => {
+      await pass(options);
+      return model.doStream(options);
+    },
+  };
+}
+
 async function say(page: Page, text: string) {
   await page.fill('#message', text);
   await page.press('#message', 'Enter');
@@ -112,34 +137,37 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
 
   it('shows the plan and its progress, asks for approval, edits the arguments, and shows the final answer', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
-    const base = createTravelExample({ store: createSqliteStore({ path: join(dir, 'plan.db') }), env: {} });
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    const agent = createPlanningStandIn(base.agent, () => held);
+    // The real agent; its first flight search waits until the page has been looked at.
+    const { agent, bookings } = createPlanningTravelAgent({
+      store: createSqliteStore({ path: join(dir, 'plan.db') }),
+      wrapModel: (model) => holdFlightSearch(model, held),
+    });
+    cleanups.push(async () => release());
     const url = await serve(agent);
     const page = await openPage(url);
 
     await say(page, 'Plan a trip to Lisbon and book the cheapest flight');
     await page.waitForSelector('#plan-section:not([hidden])');
-    await page.waitForSelector('#plan .todo[data-item="i1"][data-status="in_progress"]');
-    expect(await page.locator('#plan .todo').allTextContents()).toEqual([
-      '▶Find flights to Lisbon',
-      '○Book the cheapest flight',
-    ]);
-    await page.waitForSelector('#stack .flow[data-flow="plan_trip"]');
+    const todos = page.locator('#plan .todo');
+    await page.waitForSelector('#plan .todo[data-status="in_progress"] >> text=Find flights to Lisbon');
+    expect(await todos.allTextContents()).toEqual(['▶Find flights to Lisbon', '○Book the cheapest flight']);
+    await page.waitForSelector('#stack .flow[data-flow="search_flights"]');
     await page.screenshot({ path: join(artifacts, 'web-page-3-plan.png'), fullPage: true });
     release();
 
     await page.waitForSelector('#approval[open]');
     expect(await page.textContent('#approval-title')).toBe('Approve book_flight?');
-    expect(await page.textContent('#approval-prompt')).toBe('Book TP1351 for Ada Lovelace?');
-    await page.waitForSelector('#plan .todo[data-item="i1"][data-status="completed"]');
+    expect(await page.textContent('#approval-prompt')).toContain('book_flight');
+    await page.waitForSelector('#plan .todo[data-status="completed"] >> text=Find flights to Lisbon');
     expect(JSON.parse(await page.inputValue('#approval-arguments'))).toEqual({
       flight_id: 'TP1351',
       passenger: 'Ada Lovelace',
     });
+    expect(bookings).toEqual([]);
     // Rejecting without a reason is refused in the page.
     await page.click('#approval button[value="reject"]');
     expect(await page.textContent('#approval-error')).toBe('Say why you reject it.');
@@ -151,15 +179,28 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     await page.click('#approval button[value="edit"]');
 
     await page.waitForSelector('.message.assistant >> text=Booked TP1351 for Grace Hopper');
-    await page.waitForSelector('#plan .todo[data-item="i2"][data-status="completed"]');
+    await page.waitForSelector('#plan .todo[data-status="completed"] >> text=Book the cheapest flight');
     expect(await page.locator('#approval').getAttribute('open')).toBeNull();
+    // The approved call ran once, with the edited arguments.
+    expect(bookings.map((b) => [b.flight_id, b.passenger])).toEqual([['TP1351', 'Grace Hopper']]);
     const tree = await page.textContent('#event-tree');
-    expect(tree).toContain('Step i2: Book the cheapest flight');
+    expect(tree).toContain('Book the cheapest flight');
     expect(tree).toContain('waits for approval of book_flight');
     expect(tree).toContain('resumed (edit)');
     await page.screenshot({ path: join(artifacts, 'web-page-5-done.png'), fullPage: true });
+  });
 
-    // The booking's file snapshot can be rolled back from the page.
+  it('rolls back a file snapshot from the page', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
+    const base = createTravelExample({ store: createSqliteStore({ path: join(dir, 'plan.db') }), env: {} });
+    const agent = createPlanningStandIn(base.agent, () => Promise.resolve());
+    const url = await serve(agent);
+    const page = await openPage(url);
+    await say(page, 'Plan a trip to Lisbon and book the cheapest flight');
+    await page.waitForSelector('#approval[open]');
+    await page.click('#approval button[value="approve"]');
+    await page.waitForSelector('.message.assistant >> text=Booked TP1351');
+
     page.on('dialog', (dialog) => void dialog.accept());
     await page.click('#file-snapshots button[data-snapshot="snap_1"]');
     await page.waitForSelector('#rollback-result >> text=Rolled back: restored bookings.json.');
