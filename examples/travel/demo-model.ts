@@ -13,12 +13,17 @@ export function createTravelDemoModel(): ScriptedModel {
     steps: [
       { label: 'route', match: { phase: 'predict' }, repeat: true, respond: route },
       { label: 'skill', match: { phase: 'skill' }, repeat: true, respond: runSkill },
+      { label: 'plan', match: { phase: 'plan' }, repeat: true, respond: planTrip },
+      { label: 'replan', match: { phase: 'replan' }, repeat: true, json: { decision: 'continue' } },
+      { label: 'review', match: { phase: 'plan-review' }, repeat: true, json: { decision: 'finish' } },
+      { label: 'synthesize', match: { phase: 'synthesize' }, repeat: true, respond: synthesize },
     ],
   });
 }
 
 function route(options: LanguageModelV3CallOptions): ScriptStepOutput {
   const text = lastUserText(options.prompt);
+  if (/\bplan\b/i.test(text)) return { json: { flow: 'plan', slots: {} } };
   if (/\bbook\b/i.test(text)) {
     const slots: Record<string, string> = {};
     const flight = /\b([A-Z0-9]{2}\d{1,4})\b/.exec(text)?.[1];
@@ -66,6 +71,16 @@ function runSkill(options: LanguageModelV3CallOptions): ScriptStepOutput {
     return {
       toolCalls: [{ toolName: 'find_flights', input: { destination: slots.destination, date: slots.date } }],
     };
+  if (flow === 'plan_step') {
+    // The plan's booking step: the cheapest flight found by the step before, for the passenger it names.
+    const system = options.prompt.find((m) => m.role === 'system');
+    const text = system?.role === 'system' ? system.content : '';
+    const flightId = /cheapest is ([A-Z0-9]{2}\d{1,4})/.exec(text)?.[1];
+    const passenger = /Book the cheapest flight for ([^\n.;]+)/.exec(text)?.[1]?.trim();
+    if (!flightId || !passenger)
+      return finish({ outcome: 'failure', message: 'The step before found no flight to book.' });
+    return { toolCalls: [{ toolName: 'book_flight', input: { flight_id: flightId, passenger } }] };
+  }
   if (flow === 'book_flight')
     return {
       toolCalls: [
@@ -96,4 +111,42 @@ function lastUserText(prompt: LanguageModelV3Message[]): string {
   const user = [...prompt].reverse().find((m) => m.role === 'user');
   if (user?.role !== 'user') return '';
   return user.content.map((p) => (p.type === 'text' ? p.text : '')).join('\n');
+}
+
+/** A two-step plan: find flights to the city on the date, then book the cheapest for the passenger. */
+function planTrip(options: LanguageModelV3CallOptions): ScriptStepOutput {
+  const text = lastUserText(options.prompt);
+  const destination = /\bto ([A-Z][a-z]+(?: [A-Z][a-z]+)*)/.exec(text)?.[1] ?? 'Lisbon';
+  const date = /\b(\d{4}-\d{2}-\d{2})\b/.exec(text)?.[1] ?? '2026-12-05';
+  const passenger = /\bfor ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)/.exec(text)?.[1] ?? 'Ada Lovelace';
+  return {
+    json: {
+      title: `Trip to ${destination}`,
+      items: [
+        {
+          id: 'search',
+          description: `Find flights to ${destination} on ${date}`,
+          flow: 'search_flights',
+          slots: { destination, date },
+        },
+        {
+          id: 'book',
+          description: `Book the cheapest flight for ${passenger}`,
+          stepType: 'tool',
+          requiredTools: ['book_flight'],
+          dependsOn: ['search'],
+        },
+      ],
+    },
+  };
+}
+
+/** The plan's answer: what the booking step reported, or what the search found. */
+function synthesize(options: LanguageModelV3CallOptions): ScriptStepOutput {
+  const system = options.prompt.find((m) => m.role === 'system');
+  const text = system?.role === 'system' ? system.content : '';
+  const booked = /Booked [^\n]*?reference is [A-Z0-9]+\./.exec(text)?.[0];
+  const found = /Found \d+ flights[^\n]*?€\d+\./.exec(text)?.[0];
+  const content = [found, booked ?? 'Nothing was booked.'].filter(Boolean).join(' ');
+  return { json: { content, sources: [], suggestedQuestions: [] } };
 }

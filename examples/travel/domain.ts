@@ -64,7 +64,8 @@ export function createBookFlightTool(
       idempotencyKey: z.string(),
     }),
     idempotent: false,
-    capability: 'controlled',
+    // It spends the traveller's money: the example's agent asks a person before each booking.
+    capability: 'restricted',
     timeoutMs: 10_000,
     execute: ({ flight_id, passenger }, context) => {
       const reference = `BK${(bookings.length + 1).toString().padStart(4, '0')}`;

@@ -36,9 +36,24 @@ export function createTravelExample(
     flows: [searchFlightsFlow, bookFlightFlow],
     tools: [findFlightsTool, createBookFlightTool(bookings)],
     rules: travelRules,
+    // "Plan a trip to Lisbon on 2026-12-05 and book the cheapest flight for Ada Lovelace" becomes a plan.
+    plan: { treeSearch: 'off' },
+    toolPipeline: {
+      // Bookings (restricted) wait for a person's approval: in the chat ("yes"), the web page or the CLI.
+      capabilities: { approvalFrom: 'restricted' },
+      // The scripted demo model does not predict effects; a real model does (advisory simulation).
+      ...(options.model || fromEnv ? {} : { simulate: undefined }),
+    },
     persona: 'You are a travel desk assistant. Be brief. Never invent flights: use the tools.',
     ...(options.store ? { store: options.store } : {}),
   });
-  const demoConversation = ['I want to fly to Lisbon', '2026-12-05', 'book TP1351 for Ada Lovelace'];
+  const demoConversation = [
+    'I want to fly to Lisbon',
+    '2026-12-05',
+    'book TP1351 for Ada Lovelace',
+    'yes',
+    'Plan a trip to Paris on 2026-12-07 and book the cheapest flight for Grace Hopper',
+    'yes',
+  ];
   return { agent, modelDescription, bookings, demoConversation };
 }

@@ -3,18 +3,43 @@ import { createMemoryStore } from '../../src/index.js';
 import { createTravelExample } from './index.js';
 
 describe('the travel example on its scripted demo model', () => {
-  it('plays the demo conversation: a clarification, a search, a booking made once', async () => {
+  it('plays the demo conversation: a clarification, a search, bookings that wait for a yes, a plan', async () => {
     const example = createTravelExample({ store: createMemoryStore(), env: {} });
     expect(example.modelDescription).toContain('scripted demo model');
-    const replies: string[] = [];
+    const turns = [];
     for (const text of example.demoConversation)
-      replies.push((await example.agent.send({ threadId: 'demo', text })).reply);
+      turns.push(await example.agent.send({ threadId: 'demo', text }));
+    const replies = turns.map((t) => t.reply);
     expect(replies[0]).toBe('On which date would you like to fly (YYYY-MM-DD)?');
     expect(replies[1]).toContain('Found 2 flights to Lisbon on 2026-12-05; the cheapest is TP1351');
-    expect(replies[2]).toBe('Booked TP1351 for Ada Lovelace; your reference is BK0001.');
+    // A booking spends money: it waits for a person, and nothing is booked until they say yes.
+    expect(turns[2]?.status).toBe('suspended');
+    expect(turns[2]?.suspensions?.map((s) => [s.kind, s.toolName, s.input])).toEqual([
+      ['approval', 'book_flight', { flight_id: 'TP1351', passenger: 'Ada Lovelace' }],
+    ]);
+    expect(replies[2]).toContain(
+      'Allow the call to book_flight (flight_id: "TP1351", passenger: "Ada Lovelace")?',
+    );
+    expect(replies[3]).toBe('Booked TP1351 for Ada Lovelace; your reference is BK0001.');
+    // The plan: find flights, then book the cheapest, which again waits for the yes.
+    expect(turns[4]?.status).toBe('suspended');
+    expect(replies[4]).toContain('book_flight (flight_id: "EJ8012", passenger: "Grace Hopper")');
+    expect(replies[5]).toBe(
+      'Found 2 flights to Paris on 2026-12-07; the cheapest is EJ8012 at €61. Booked EJ8012 for Grace Hopper; your reference is BK0002.',
+    );
     expect(example.bookings).toEqual([
       { flight_id: 'TP1351', passenger: 'Ada Lovelace', reference: 'BK0001' },
+      { flight_id: 'EJ8012', passenger: 'Grace Hopper', reference: 'BK0002' },
     ]);
+  });
+
+  it('never books when the person says no', async () => {
+    const example = createTravelExample({ store: createMemoryStore(), env: {} });
+    const asked = await example.agent.send({ threadId: 'no', text: 'book TP1351 for Ada Lovelace' });
+    expect(asked.status).toBe('suspended');
+    const refused = await example.agent.send({ threadId: 'no', text: 'no' });
+    expect(refused.status).not.toBe('suspended');
+    expect(example.bookings).toEqual([]);
   });
 
   it('says what it can do when nothing fits', async () => {

@@ -92,12 +92,13 @@ describe('flowstack command line', () => {
   it('chats on one thread until an empty line, then lists and shows the thread with its events', async () => {
     const path = db();
     const chat = fakeIo({
-      input: ['I want to fly to Lisbon', '2026-12-05', 'book TP1351 for Ada Lovelace', ''],
+      input: ['I want to fly to Lisbon', '2026-12-05', 'book TP1351 for Ada Lovelace', 'yes', ''],
     });
     expect(await runCli(['chat', '--db', path, '--thread', 'c1'], chat.io)).toBe(exitCodes.ok);
     expect(chat.out.filter((l) => l.startsWith('agent>'))).toEqual([
       'agent> On which date would you like to fly (YYYY-MM-DD)?',
       expect.stringContaining('agent> Found 2 flights to Lisbon'),
+      expect.stringContaining('agent> Waiting for you: Allow the call to book_flight (flight_id: "TP1351"'),
       'agent> Booked TP1351 for Ada Lovelace; your reference is BK0001.',
     ]);
 

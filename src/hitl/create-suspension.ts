@@ -31,7 +31,7 @@ export function createSuspension(
     toolName: result.toolName,
     idempotencyKey: result.idempotencyKey,
     argsHash: result.argsHash,
-    prompt: promptOf(kind, result),
+    prompt: promptOf(kind, result, options.input),
     feedback: feedbackOf(kind, result.feedback),
     createdAt: options.now,
   };
@@ -51,9 +51,25 @@ function feedbackOf(kind: SuspensionKind, own: FeedbackSchema | undefined): Feed
   return own ?? { type: 'text' };
 }
 
-function promptOf(kind: SuspensionKind, result: { toolName: string; reason: string }): string {
-  if (kind === 'approval') return `Allow the call to ${result.toolName}? ${result.reason}`;
+function promptOf(
+  kind: SuspensionKind,
+  result: { toolName: string; reason: string },
+  input: unknown,
+): string {
+  if (kind === 'approval')
+    return `Allow the call to ${result.toolName}${describeArguments(input)}? ${result.reason}`;
   if (kind === 'outcome_unknown')
     return `The call to ${result.toolName} started before an interruption and left no result. Did it take effect?`;
   return result.reason;
 }
+
+/** The (redacted) arguments in a line a person can read before deciding: ` (flight_id: "TP1351", …)`. */
+function describeArguments(input: unknown): string {
+  if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
+  const parts = Object.entries(input).map(([name, value]) => `${name}: ${JSON.stringify(value) ?? 'null'}`);
+  if (parts.length === 0) return '';
+  const text = parts.join(', ');
+  return ` (${text.length > maxArgumentsChars ? `${text.slice(0, maxArgumentsChars)}…` : text})`;
+}
+
+const maxArgumentsChars = 200;
