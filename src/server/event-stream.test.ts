@@ -133,7 +133,8 @@ describe('the event stream', () => {
     // The client left with stored events unread, and the plan waits in its second item.
     expect(storedWhileHeld.length).toBeGreaterThan(received.length);
     const plan = storedWhileHeld.find((o) => o.type === 'plan');
-    const second = (plan?.data.items as Array<{ id: string }>)[1]?.id;
+    const second = (plan?.data.items as Array<{ id: string }> | undefined)?.[1]?.id;
+    expect(second).toBeDefined();
     expect(storedWhileHeld.filter((o) => o.type === 'item-status-change').at(-1)?.data).toMatchObject({
       itemId: second,
       to: 'in_progress',
