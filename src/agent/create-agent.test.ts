@@ -11,6 +11,7 @@ import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
+import type { ThreadView } from './agent-types.js';
 import { createAgent } from './create-agent.js';
 
 const weatherFlow = defineFlow({
@@ -70,6 +71,18 @@ const weatherScript: ScriptStep[] = [
   },
 ];
 
+/** What `fixtures/read-thread.ts` prints after loading a thread from the SQLite file in a new process. */
+function readThreadInNewProcess(
+  path: string,
+  threadId: string,
+): Omit<ThreadView, 'threadId' | 'suspensions'> {
+  const script = join(import.meta.dirname, 'fixtures', 'read-thread.ts');
+  const output = execFileSync(process.execPath, ['--import', 'tsx', script, path, threadId], {
+    encoding: 'utf8',
+  });
+  return JSON.parse(output);
+}
+
 describe('createAgent', () => {
   it('asks for a missing slot, fills it from the next message, runs the tool, and persists the thread in SQLite', async () => {
     const path = join(dir, 'two-turns.db');
@@ -95,13 +108,9 @@ describe('createAgent', () => {
       'Oslo',
       'It is 21 °C in Oslo.',
     ]);
-    const script = join(import.meta.dirname, 'fixtures', 'read-thread.ts');
-    const output = execFileSync(process.execPath, ['--import', 'tsx', script, path, 't1'], {
-      encoding: 'utf8',
-    });
-    const remote = JSON.parse(output) as { stack: unknown[]; messages: string[][]; version: number };
-    expect(remote.stack).toEqual(local.snapshot.stack);
-    expect(remote.messages).toEqual(local.messages.map((m) => [m.role, m.text]));
+    const remote = readThreadInNewProcess(path, 't1');
+    expect(remote.snapshot).toEqual(local.snapshot);
+    expect(remote.messages).toEqual(local.messages);
     expect(remote.version).toBe(local.version);
   });
 
@@ -109,13 +118,63 @@ describe('createAgent', () => {
     const path = join(dir, 'pending.db');
     const { agent } = setup(weatherScript, createSqliteStore({ path }));
     await agent.send({ threadId: 't2', text: 'weather please' });
-    const script = join(import.meta.dirname, 'fixtures', 'read-thread.ts');
-    const remote = JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', script, path, 't2'], { encoding: 'utf8' }),
-    );
-    expect(remote.stack).toEqual([
+    const remote = readThreadInNewProcess(path, 't2');
+    expect(remote.snapshot.stack).toEqual([
       { id: 'flow_1', name: 'get_weather', status: 'active', slots: {}, retries: 0 },
     ]);
+  });
+
+  it('a new process finds the same stack, filled slot and history of a flow stopped between two questions', async () => {
+    const path = join(dir, 'filled-slot.db');
+    const store = createSqliteStore({ path });
+    stores.push(store);
+    const bookTable = defineFlow({
+      name: 'book_table',
+      intent: 'transform',
+      description: 'Book a table at a restaurant.',
+      slots: [
+        { name: 'city', type: 'text', priority: 'required', description: 'City', question: 'Which city?' },
+        { name: 'time', type: 'text', priority: 'required', description: 'Time', question: 'At what time?' },
+      ],
+      tools: ['book_table'],
+      skill: 'Book a table in {{city}} at {{time}}.',
+    });
+    const booking = defineTool({
+      name: 'book_table',
+      description: 'Books a table.',
+      input: z.object({ city: z.string(), time: z.string() }),
+      execute: () => ({ booked: true }),
+    });
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [{ match: { phase: 'predict' }, json: { flow: 'book_table', slots: {} } }],
+      }),
+      flows: [bookTable],
+      tools: [booking],
+      store,
+      ids: createSequentialIdGenerator(),
+    });
+    expect((await agent.send({ threadId: 't-book', text: 'book me a table' })).reply).toBe('Which city?');
+    const second = await agent.send({ threadId: 't-book', text: 'Oslo' });
+    expect(second.reply).toBe('At what time?');
+
+    const local = await agent.readThread('t-book');
+    const top = local.snapshot.stack.at(-1);
+    expect(top).toMatchObject({ name: 'book_table', status: 'active' });
+    expect(top?.slots).toEqual({ city: 'Oslo' });
+    expect(local.snapshot.pending).toMatchObject({ slot: 'time' });
+
+    const remote = readThreadInNewProcess(path, 't-book');
+    expect(remote.snapshot).toEqual(local.snapshot);
+    expect(remote.snapshot.stack).toEqual(local.snapshot.stack);
+    expect(remote.messages).toEqual(local.messages);
+    expect(remote.messages).toEqual([
+      { seq: 1, role: 'user', text: 'book me a table', turnId: 'turn_1' },
+      { seq: 2, role: 'assistant', text: 'Which city?', turnId: 'turn_1' },
+      { seq: 3, role: 'user', text: 'Oslo', turnId: 'turn_2' },
+      { seq: 4, role: 'assistant', text: 'At what time?', turnId: 'turn_2' },
+    ]);
+    expect(remote.version).toBe(local.version);
   });
 
   it('publishes observations only after they are saved, with store ids', async () => {

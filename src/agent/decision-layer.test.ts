@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { matchBuiltInFastPath } from '../nlu/index.js';
-import { setupAgent } from './fixtures/test-domain.js';
+import { finish, setupAgent } from './fixtures/test-domain.js';
 
 describe('the decision layer routes fast-path inputs with zero model calls', () => {
   it('greeting, thanks, help, domain rules, repeat, cancel, and yes/no to a pending confirmation', async () => {
@@ -60,6 +60,37 @@ describe('the decision layer routes fast-path inputs with zero model calls', () 
     expect(turn.pending?.slot).toBe('city');
     expect(turn.reply.startsWith('Which city?\n\nHello!')).toBe(true);
     expect(model.callCount).toBe(0);
+  });
+
+  it('"yes" to a pending confirmation runs the confirmed flow with no routing model call', async () => {
+    const { agent, model, calls } = setupAgent({
+      steps: [
+        {
+          match: { phase: 'skill', flow: 'send_report' },
+          toolCalls: [{ toolName: 'email_report', input: { to: 'ada@example.com' } }],
+        },
+        {
+          match: { phase: 'skill', flow: 'send_report' },
+          toolCalls: finish({ outcome: 'success', data: { text: 'Sent to ada@example.com.' } }),
+        },
+      ],
+    });
+    const asked = await agent.send({ threadId: 'confirm', text: 'email it to ada@example.com' });
+    expect(asked.pending?.kind).toBe('confirmation');
+    const turn = await agent.send({ threadId: 'confirm', text: 'yes' });
+    expect(turn.status).toBe('completed');
+    expect(turn.stack).toEqual([]);
+    expect(turn.reply).toBe('Sent to ada@example.com.');
+    // Every model call is the confirmed flow's skill; nothing predicted, re-routed or filled slots.
+    const byPhase: Record<string, number> = {};
+    for (const c of model.calls) byPhase[`${c.phase}:${c.flow}`] = (byPhase[`${c.phase}:${c.flow}`] ?? 0) + 1;
+    expect(byPhase).toEqual({ 'skill:send_report': 2 });
+    expect(model.remaining()).toBe(0);
+    expect(calls.emails).toEqual(['ada@example.com']);
+    const intents = (await agent.store.readObservations('confirm'))
+      .map((row) => JSON.parse(row.data) as { type: string; data: { source?: string } })
+      .filter((o) => o.type === 'intent');
+    expect(intents.map((o) => o.data.source)).toEqual(['fast-path', 'fast-path']);
   });
 
   it('yes and no count only while a confirmation is pending', () => {

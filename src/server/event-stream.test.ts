@@ -1,8 +1,19 @@
+import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createTripDomain } from '../agent/fixtures/plan-domain.js';
+import { createTripPlanModel } from '../agent/fixtures/trip-plan-model.js';
+import { createAgent } from '../agent/index.js';
 import { replayObservations } from '../observe/index.js';
 import type { Observation } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
-import { api, createWeatherAgent, readServerSentEvents, startTestServer } from './fixtures/server-fixture.js';
+import { createScriptedModel } from '../test/index.js';
+import {
+  api,
+  createGate,
+  createWeatherAgent,
+  readServerSentEvents,
+  startTestServer,
+} from './fixtures/server-fixture.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -88,6 +99,96 @@ describe('the event stream', () => {
     expect(progress.every((o) => o.id === 0)).toBe(true);
   });
 
+  it('reconnected with Last-Event-ID in the middle of a plan, delivers every plan and item event exactly once', async () => {
+    const { agent, gate } = createTripPlanAgent();
+    const server = await startTestServer({ agent });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    const threadId = 't-plan-reconnect';
+
+    // The first skill call of the second item (the weather) waits at the gate.
+    gate.hold();
+    const accepted = await alice(`/v1/threads/${threadId}/messages`, {
+      method: 'POST',
+      json: { text: 'Plan a weekend in Lisbon for me' },
+      headers: { prefer: 'respond-async' },
+    });
+    expect(accepted.status).toBe(202);
+    await gate.waiting();
+
+    // First connection: read up to the plan and the first item event after it, then drop it.
+    const received: Observation[] = [];
+    const first = new AbortController();
+    const stream1 = await alice(`/v1/threads/${threadId}/events`, { signal: first.signal });
+    for await (const event of readServerSentEvents(stream1.body as ReadableStream<Uint8Array>)) {
+      if (event.event === 'progress') continue;
+      const observation = JSON.parse(event.data) as Observation;
+      expect(event.id).toBe(String(observation.id));
+      received.push(observation);
+      if (observation.type === 'item-status-change' && received.some((o) => o.type === 'plan')) break;
+    }
+    first.abort();
+    const storedWhileHeld: Observation[] = [];
+    for await (const o of replayObservations(server.agent.store, threadId)) storedWhileHeld.push(o);
+    // The client left with stored events unread, and the plan waits in its second item.
+    expect(storedWhileHeld.length).toBeGreaterThan(received.length);
+    const plan = storedWhileHeld.find((o) => o.type === 'plan');
+    const second = (plan?.data.items as Array<{ id: string }> | undefined)?.[1]?.id;
+    expect(second).toBeDefined();
+    expect(storedWhileHeld.filter((o) => o.type === 'item-status-change').at(-1)?.data).toMatchObject({
+      itemId: second,
+      to: 'in_progress',
+    });
+    expect(storedWhileHeld.some((o) => o.type === 'final-response')).toBe(false);
+
+    // Reconnect after the last id seen: the missed events come from the store, the rest live.
+    const reconnect = new AbortController();
+    const stream2 = await alice(`/v1/threads/${threadId}/events`, {
+      headers: { 'last-event-id': String(received.at(-1)?.id) },
+      signal: reconnect.signal,
+    });
+    let released = false;
+    for await (const event of readServerSentEvents(stream2.body as ReadableStream<Uint8Array>)) {
+      if (event.event === 'progress') continue;
+      const observation = JSON.parse(event.data) as Observation;
+      expect(event.id).toBe(String(observation.id));
+      received.push(observation);
+      // Everything stored while the client was away has been replayed: let the plan go on.
+      if (!released && observation.id === storedWhileHeld.at(-1)?.id) {
+        released = true;
+        gate.release();
+      }
+      if (observation.type === 'final-response') break;
+    }
+    reconnect.abort();
+    expect(released).toBe(true);
+
+    const stored: Observation[] = [];
+    for await (const o of replayObservations(server.agent.store, threadId)) stored.push(o);
+    const ids = received.map((o) => o.id);
+    expect(ids).toEqual(stored.map((o) => o.id));
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids).toEqual([...ids].sort((a, b) => a - b));
+    const count = (type: string) => received.filter((o) => o.type === type).length;
+    expect(count('plan')).toBe(1);
+    expect(count('final-response')).toBe(1);
+    // Every plan-update and item-status-change of the store, each exactly once.
+    for (const type of ['plan-update', 'item-status-change']) {
+      const storedOfType = stored.filter((o) => o.type === type).map((o) => o.id);
+      expect(
+        received.filter((o) => o.type === type).map((o) => o.id),
+        type,
+      ).toEqual(storedOfType);
+    }
+    expect(count('plan-update')).toBeGreaterThan(0);
+    // Each of the five items (four planned, one added by replanning) went through its statuses once.
+    const statuses = received
+      .filter((o) => o.type === 'item-status-change')
+      .map((o) => `${String(o.data.itemId)}:${String(o.data.to)}`);
+    expect(new Set(statuses).size).toBe(statuses.length);
+    expect(statuses.filter((s) => s.endsWith(':completed'))).toHaveLength(5);
+  });
+
   it('refuses a Last-Event-ID that is not an event id', async () => {
     const server = await startTestServer();
     running.push(server);
@@ -165,3 +266,51 @@ describe('the event stream', () => {
     ]);
   });
 });
+
+/**
+ * A planning agent on the trip domain: the first skill call of the weather item (the plan's second)
+ * passes through a gate the test holds, and the replanning check after that item adds one (so there is
+ * a `plan-update`).
+ */
+function createTripPlanAgent() {
+  const trip = createTripPlanModel();
+  const gate = createGate(trip);
+  const replan = createScriptedModel({
+    steps: [
+      {
+        match: { phase: 'replan' },
+        json: {
+          decision: 'expand',
+          items: [{ id: 'packing', description: 'Write a packing list' }],
+        },
+      },
+    ],
+  });
+  const labels = (options: LanguageModelV3CallOptions) =>
+    (options.providerOptions?.flowstack ?? {}) as { phase?: string; flow?: string };
+  let replans = 0;
+  let gated = false;
+  const pick = (options: LanguageModelV3CallOptions): LanguageModelV3 => {
+    const { phase, flow } = labels(options);
+    if (phase === 'replan' && ++replans === 2) return replan;
+    if (phase === 'skill' && flow === 'check_weather' && !gated) {
+      gated = true;
+      return gate.model;
+    }
+    return trip;
+  };
+  const model: LanguageModelV3 = {
+    ...trip,
+    doGenerate: (options) => pick(options).doGenerate(options),
+    doStream: (options) => pick(options).doStream(options),
+  };
+  const domain = createTripDomain();
+  const agent = createAgent({
+    model,
+    flows: domain.flows,
+    tools: domain.tools,
+    store: createMemoryStore(),
+    plan: { treeSearch: 'off' },
+  });
+  return { agent, gate };
+}

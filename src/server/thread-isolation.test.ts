@@ -1,5 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createAgent, type TurnResult } from '../agent/index.js';
 import { ThreadNotFoundError } from '../errors/index.js';
+import { defineFlow } from '../flow/index.js';
+import { createMemoryStore } from '../store/index.js';
+import { createScriptedModel } from '../test/index.js';
+import { defineTool } from '../tool/index.js';
 import { api, createWeatherAgent, startTestServer } from './fixtures/server-fixture.js';
 import type { ResumeOptions, RollbackOptions, ServerAgent } from './server-types.js';
 
@@ -87,6 +93,74 @@ describe('threads belong to their principal', () => {
     expect(rolledBack.map((r) => [r.snapshotId, r.principal])).toEqual([['snap_1', 'alice']]);
   });
 
+  it('with a real approval waiting, B can neither read, stream, answer nor roll back A’s thread, over HTTP or through the agent', async () => {
+    const { agent, done } = createPaymentAgent();
+    const server = await startTestServer({ agent });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    const bob = api(server.url, 'bob');
+    const started = await alice('/v1/threads', { method: 'POST', json: { text: 'pay ana 10' } });
+    expect(started.status).toBe(201);
+    const first = (await started.json()) as TurnResult;
+    expect(first.status).toBe('suspended');
+    const question = first.suspensions?.[0];
+    expect(question).toMatchObject({ kind: 'approval', toolName: 'transfer', status: 'open' });
+    const { threadId } = first;
+    const suspensionId = question?.id ?? '';
+    const before = await agent.store.loadThread(threadId);
+    const journalBefore = await agent.store.listJournal(threadId);
+    const observationsBefore = await agent.store.readObservations(threadId);
+
+    const attempts: Array<[string, RequestInit & { json?: unknown }]> = [
+      [`/v1/threads/${threadId}`, {}],
+      [`/v1/threads/${threadId}/events`, {}],
+      [
+        `/v1/threads/${threadId}/suspensions/${suspensionId}`,
+        { method: 'POST', json: { feedback: { decision: 'approve' } } },
+      ],
+      [`/v1/threads/${threadId}/rollback`, { method: 'POST', json: { snapshotId: 'snap_1' } }],
+    ];
+    for (const [path, init] of attempts) {
+      const response = await bob(path, init);
+      expect(response.status, path).toBe(404);
+      expect(await response.json(), path).toMatchObject({ code: 'thread_not_found', threadId });
+    }
+
+    // Through the agent, past any server check: refused before anything is touched.
+    const error = await agent
+      .resume({ threadId, suspensionId, feedback: { decision: 'approve' }, principal: 'bob' })
+      .catch((e: unknown) => e);
+    expect(ThreadNotFoundError.isInstance(error)).toBe(true);
+
+    // Nothing changed: same version and state, the question still open, the transfer never ran.
+    expect(await agent.store.loadThread(threadId)).toEqual(before);
+    expect(await agent.store.listJournal(threadId)).toEqual(journalBefore);
+    expect(await agent.store.readObservations(threadId)).toEqual(observationsBefore);
+    const view = await agent.readThread(threadId);
+    expect(view.version).toBe(before?.version);
+    expect(view.suspensions.map((s) => [s.id, s.status])).toEqual([[suspensionId, 'open']]);
+    expect(done).toEqual([]);
+
+    // This agent has no file snapshots: its owner is told rollback is not implemented, B only 404.
+    const ownRollback = await alice(`/v1/threads/${threadId}/rollback`, {
+      method: 'POST',
+      json: { snapshotId: 'snap_1' },
+    });
+    expect(ownRollback.status).toBe(501);
+    expect(await agent.store.loadThread(threadId)).toEqual(before);
+
+    // Alice answers it, once, and the transfer runs.
+    const answered = await alice(`/v1/threads/${threadId}/suspensions/${suspensionId}`, {
+      method: 'POST',
+      json: { feedback: { decision: 'approve' } },
+    });
+    expect(answered.status).toBe(200);
+    expect(await answered.json()).toMatchObject({ status: 'completed', reply: 'Paid ana 10.' });
+    expect(done).toEqual(['ana:10']);
+    // The run is over: no question of it is left waiting.
+    expect((await agent.readThread(threadId)).suspensions).toEqual([]);
+  });
+
   it('the agent itself refuses a turn on another principal’s thread, so a race past the server check changes nothing', async () => {
     const { agent } = createWeatherAgent();
     await agent.send({ threadId: 'shared-id', text: 'weather?', principal: 'alice' });
@@ -99,3 +173,44 @@ describe('threads belong to their principal', () => {
     await agent.close();
   });
 });
+
+/** An agent whose one flow pays with a restricted tool that needs a person's yes for every call. */
+function createPaymentAgent() {
+  const done: string[] = [];
+  const payBills = defineFlow({
+    name: 'pay_bills',
+    intent: 'transform',
+    description: 'Pay the bills the user names.',
+    slots: [],
+    tools: ['transfer'],
+    skill: 'Pay each bill with the transfer tool.',
+  });
+  const transfer = defineTool({
+    name: 'transfer',
+    description: 'Transfers money to a person.',
+    input: z.object({ to: z.string(), amount: z.number().positive() }),
+    capability: 'restricted',
+    execute: ({ to, amount }) => {
+      done.push(`${to}:${amount}`);
+      return { ok: true, to, amount };
+    },
+  });
+  const model = createScriptedModel({
+    steps: [
+      { match: { phase: 'predict' }, json: { flow: 'pay_bills', slots: {} }, repeat: true },
+      {
+        match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
+        toolCalls: [{ toolName: 'transfer', input: { to: 'ana', amount: 10 }, callId: 'pay-ana' }],
+      },
+      { match: { phase: 'skill' }, text: 'Paid ana 10.' },
+    ],
+  });
+  const agent = createAgent({
+    model,
+    flows: [payBills],
+    tools: [transfer],
+    store: createMemoryStore(),
+    toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
+  });
+  return { agent, done };
+}

@@ -121,15 +121,19 @@ describe('execute stage (through executeToolBatch)', () => {
     },
   );
 
-  it('does not take "Errors found: 0" or JSON with an error field as a failure', async () => {
+  it.each([
+    ['text "Errors found: 0"', 'Errors found: 0'],
+    ['JSON text with an error field', '{"error": "none", "errors": 0}'],
+    ['an object with an error field', { error: 'Error: none', count: 0 }],
+  ])('does not take %s as a failure', async (_what, output) => {
     const tool = defineTool({
       name: 'report',
       description: 'Reports.',
       input,
-      execute: () => 'Errors found: 0',
+      execute: () => output,
     });
     const [result] = await executeToolBatch([call('report')], createTestContext([tool]));
-    expect(result?.status).toBe('success');
+    expect(result).toMatchObject({ status: 'success', output });
   });
 
   it('cancels running calls when the batch signal aborts, without retrying them', async () => {
