@@ -125,6 +125,9 @@ export function createAgent(options: AgentOptions): Agent {
     assertExecution(sendOptions.execution, 'call');
     assertExecution(sendOptions.threadExecution, 'thread');
     const { threadId, requestId } = sendOptions;
+    // Someone else's thread is refused before its lease is touched, so a stranger cannot make the
+    // owner's turn wait; the owner is checked again under the lease.
+    if (sendOptions.principal !== undefined) await loadOwnedThread(threadId, sendOptions.principal);
     return holdLease(threadId, sendOptions.signal, async (signal) => {
       const leased = { ...sendOptions, signal };
       let loaded = await loadOwnedThread(threadId, sendOptions.principal);
@@ -393,6 +396,7 @@ export function createAgent(options: AgentOptions): Agent {
    */
   async function resume(resumeOptions: ResumeOptions): Promise<TurnResult> {
     const { threadId } = resumeOptions;
+    if (resumeOptions.principal !== undefined) await loadOwnedThread(threadId, resumeOptions.principal);
     return holdLease(threadId, resumeOptions.signal, async (signal) => {
       let loaded = await loadOwnedThread(threadId, resumeOptions.principal);
       if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });

@@ -214,3 +214,33 @@ function createPaymentAgent() {
   });
   return { agent, done };
 }
+
+describe('a stranger never holds the owner’s thread', () => {
+  it('refuses another principal’s send and resume before taking the lease, so the owner is never kept waiting', async () => {
+    const { agent } = createWeatherAgent();
+    running.push(agent);
+    await agent.send({ threadId: 'mine', text: 'weather?', principal: 'alice' });
+    // A lease the stranger's calls would have taken leaves a trace: the owner's next acquire fails.
+    const acquired: string[] = [];
+    const store = agent.store;
+    const acquire = store.acquireLease.bind(store);
+    store.acquireLease = async (options) => {
+      acquired.push(options.threadId);
+      return acquire(options);
+    };
+    await expect(agent.send({ threadId: 'mine', text: 'Rome', principal: 'bob' })).rejects.toSatisfy(
+      (error) => ThreadNotFoundError.isInstance(error),
+    );
+    await expect(
+      agent.resume({
+        threadId: 'mine',
+        suspensionId: 's1',
+        feedback: { decision: 'approve' },
+        principal: 'bob',
+      }),
+    ).rejects.toSatisfy((error) => ThreadNotFoundError.isInstance(error));
+    expect(acquired).toEqual([]);
+    const owner = await agent.send({ threadId: 'mine', text: 'Oslo', principal: 'alice' });
+    expect(owner.status).toBe('completed');
+  });
+});
