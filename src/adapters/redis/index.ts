@@ -1,0 +1,7 @@
+export {
+  createRedisRateLimiter,
+  type RedisRateLimiter,
+  type RedisRateLimiterOptions,
+} from './create-redis-rate-limiter.js';
+export type { RedisConnectionOptions } from './internal/create-redis-connection.js';
+export { RedisUnavailableError } from './redis-unavailable-error.js';
