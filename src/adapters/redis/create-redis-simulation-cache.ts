@@ -40,7 +40,7 @@ export function createRedisSimulationCache(options: RedisSimulationCacheOptions 
     async set(key, value, ttlMs) {
       const ttl = Math.ceil(ttlMs);
       // An entry that expires at once is no entry (Redis refuses PX 0); drop what was there, as memory does.
-      await connection.run((redis) =>
+      await connection.run<unknown>((redis) =>
         ttl > 0 ? redis.set(keyOf(key), value, 'PX', ttl) : redis.del(keyOf(key)),
       );
     },
