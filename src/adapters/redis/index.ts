@@ -1,4 +1,10 @@
 export {
+  createRedisEventFanout,
+  type RedisEventFanout,
+  type RedisEventFanoutOptions,
+  type RelayOptions,
+} from './create-redis-event-fanout.js';
+export {
   createRedisRateLimiter,
   type RedisRateLimiter,
   type RedisRateLimiterOptions,

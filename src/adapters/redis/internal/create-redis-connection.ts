@@ -26,8 +26,11 @@ export interface RedisConnection {
    * Redis cannot answer in time, a `ConfigurationError` when `ioredis` is not installed.
    */
   run<T>(work: (redis: Redis) => Promise<T>): Promise<T>;
-  /** A second connection (for subscriber mode) whose commands wait for a reconnect; the caller ends it. */
-  duplicate(): Promise<Redis>;
+  /**
+   * A second connection (for subscriber mode) that connects at once and whose commands wait for a
+   * reconnect; the caller ends it.
+   */
+  duplicate(overrides?: RedisOptions): Promise<Redis>;
   close(): Promise<void>;
 }
 
@@ -97,11 +100,12 @@ export function createRedisConnection(options: RedisConnectionOptions): RedisCon
         clearTimeout(timer);
       }
     },
-    async duplicate() {
+    async duplicate(overrides = {}) {
       const { Redis } = await loadIoredis();
+      const settings = { maxRetriesPerRequest: null, lazyConnect: false, ...overrides };
       const client = given
-        ? given.duplicate({ maxRetriesPerRequest: null, lazyConnect: false })
-        : new Redis(url, { ...ownClientOptions, maxRetriesPerRequest: null, lazyConnect: false });
+        ? given.duplicate(settings)
+        : new Redis(url, { ...ownClientOptions, connectTimeout: timeoutMs, ...settings });
       client.on('error', () => {});
       return client;
     },
