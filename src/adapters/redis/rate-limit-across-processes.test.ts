@@ -3,19 +3,14 @@
  * to 20 per hour: exactly 20 run) across three processes that share one Redis — exactly 20 run in all,
  * not 20 per process — and exact at the window's edge on a shared injected clock.
  */
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeWithService, serviceAvailable } from '../../test/require-service.js';
+import { bundleChild, type LineChild, startLineChild } from './fixtures/line-child.js';
 
 const url = process.env.FLOWSTACK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const available = await serviceAvailable('redis', url);
-const root = resolve(import.meta.dirname, '../../..');
-const bundle = join(root, 'node_modules/.cache/flowstack/hammer-limit-child.mjs');
+let bundle = '';
 const prefix = `flowstack-test:hammer:${process.pid}:${Date.now().toString(36)}`;
 const hour = 3_600_000;
 const t0 = 1_700_000_000_000;
@@ -27,36 +22,20 @@ interface Round {
 
 /** Three children on one limit; `rounds` says when each round happens. Returns each round's totals. */
 async function hammer(keyPrefix: string, rounds: string, count: number): Promise<Round[][]> {
-  const children: ChildProcessWithoutNullStreams[] = [];
+  const outputs: LineChild[] = [];
   try {
-    const outputs = Array.from({ length: 3 }, () => {
-      const child = spawn(process.execPath, [bundle, url, keyPrefix, rounds], { cwd: root });
-      children.push(child);
-      let stderr = '';
-      child.stderr.on('data', (data) => {
-        stderr += String(data);
-      });
-      const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-      return {
-        child,
-        next: async () => {
-          const line = await lines.next();
-          if (line.done) throw new Error(`A child ended early: ${stderr}`);
-          return line.value;
-        },
-      };
-    });
+    for (let i = 0; i < 3; i++) outputs.push(startLineChild(bundle, [url, keyPrefix, rounds]));
     for (const output of outputs) expect(await output.next()).toBe('ready');
     const results: Round[][] = [];
     for (let round = 0; round < count; round++) {
-      for (const { child } of outputs) child.stdin.write('go\n');
+      for (const output of outputs) output.send('go');
       results.push(
         await Promise.all(outputs.map(async (output) => JSON.parse(await output.next()) as Round)),
       );
     }
     return results;
   } finally {
-    for (const child of children) child.kill();
+    for (const output of outputs) output.kill();
   }
 }
 
@@ -65,17 +44,7 @@ const total = (round: Round[] | undefined, field: keyof Round) =>
 
 describeWithService({ kind: 'redis', url, available, describe }, 'Redis rate limit across processes', () => {
   beforeAll(async () => {
-    mkdirSync(join(root, 'node_modules/.cache/flowstack'), { recursive: true });
-    await build({
-      entryPoints: [join(root, 'src/adapters/redis/fixtures/hammer-limit-child.ts')],
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      packages: 'external',
-      outfile: bundle,
-      logLevel: 'silent',
-    });
+    bundle = await bundleChild('hammer-limit-child');
   });
 
   afterAll(async () => {
