@@ -24,7 +24,7 @@ export interface RedisEventFanoutOptions extends RedisConnectionOptions {
    * thread's next event (or the server's `pollIntervalMs`).
    */
   store?: Pick<StateStore, 'readObservations'>;
-  /** Receives failed publishes, unreadable messages and failed catch-up reads. Default: ignored. */
+  /** Receives failed relayed publishes, unreadable messages and failed catch-up reads. Default: console.error. */
   onError?: (error: unknown) => void;
 }
 
@@ -77,7 +77,7 @@ export function createRedisEventFanout(options: RedisEventFanoutOptions = {}): R
   const connection = createRedisConnection(options);
   const channel = `${options.prefix ?? 'flowstack'}:events`;
   const origin = randomBytes(8).toString('hex');
-  const onError = options.onError ?? (() => {});
+  const onError = options.onError ?? ((error: unknown) => console.error('flowstack redis fan-out:', error));
   const bus = createObservationBus({ onListenerError: onError });
   /** Threads listened to here, with how many listeners and the newest id delivered. */
   const threads = new Map<string, { listeners: number; seen: number }>();
