@@ -1,8 +1,11 @@
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { ConfigurationError } from '../../errors/index.js';
 import { describeRateLimiterConformance } from '../../test/rate-limiter-conformance.js';
 import { describeWithService, serviceAvailable } from '../../test/require-service.js';
+import { call, createTestContext } from '../../tool/fixtures/batch-context.js';
+import { defineTool, executeToolBatch } from '../../tool/index.js';
 import { startTcpProxy } from './fixtures/tcp-proxy.js';
 import { createRedisRateLimiter, RedisUnavailableError } from './index.js';
 
@@ -127,5 +130,25 @@ describe('createRedisRateLimiter without a server', () => {
     expect((error as Error).message).not.toContain('s3cret');
     expect(JSON.stringify(error)).not.toContain('s3cret');
     await limiter.close();
+  });
+
+  it('through the tool pipeline: the call is refused with rate_limit and never runs', async () => {
+    const runs: number[] = [];
+    const tool = defineTool({
+      name: 'send_sms',
+      description: 'Sends a text message.',
+      input: z.object({}),
+      rateLimit: { limit: 20, windowMs: hour },
+      execute: () => runs.push(1),
+    });
+    const limiter = createRedisRateLimiter({ url: 'redis://127.0.0.1:1' });
+    const [result] = await executeToolBatch(
+      [call('send_sms')],
+      createTestContext([tool], { rateLimiter: limiter }),
+    );
+    await limiter.close();
+    expect(runs).toEqual([]);
+    expect(result).toMatchObject({ status: 'error', error: { category: 'rate_limit', retryable: false } });
+    expect(result?.contextText).toContain('Redis at 127.0.0.1:1 cannot answer');
   });
 });
