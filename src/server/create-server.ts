@@ -47,8 +47,15 @@ export function createServer(options: ServerOptions): FlowstackServer {
   const sources = [
     options.agent.subscribe,
     ...(options.subscribe ? [options.subscribe] : []),
+    ...(options.fanout ? [options.fanout.subscribe] : []),
     runner.subscribe,
   ];
+  // This process's events go to the other processes: stored ones after their save, progress live.
+  const stopRelays = options.fanout
+    ? [options.agent.subscribe, runner.subscribe].map((subscribe) =>
+        options.fanout?.relay(subscribe, { progress: true }),
+      )
+    : [];
   const context: ServerContext = {
     agent: options.agent,
     runner,
@@ -121,6 +128,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
     async close() {
       shutdown.abort();
       stopNotingProgress();
+      for (const stop of stopRelays) stop?.();
       await runner.close();
       const server = listening;
       listening = undefined;

@@ -18,6 +18,7 @@ export { createOpenApiDocument } from './openapi-document.js';
 export { type ProblemDetails, problem, statusForCode, toProblem } from './problem-details.js';
 export type {
   A2AServerOptions,
+  EventFanout,
   ResumeOptions,
   RollbackOptions,
   ServerAgent,

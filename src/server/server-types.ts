@@ -43,6 +43,12 @@ export interface ServerOptions {
    * with a `threadId`; what it delivers only wakes the stream, which reads the store (ADR 0012).
    */
   subscribe?: SubscribeObservations;
+  /**
+   * A cross-process fan-out (`createRedisEventFanout` from `flowstack/redis`): the server relays its
+   * agent's observations and live progress to it, and its streams wake on what other processes (API
+   * servers, workers) publish, so that a client on any process sees every event of its thread.
+   */
+  fanout?: EventFanout;
   /** Re-read the store for events from other processes this often (ms) on open streams; off by default. */
   pollIntervalMs?: number;
   /** A comment line is written to idle event streams this often (ms; default 15 s). */
@@ -51,6 +57,14 @@ export interface ServerOptions {
   ids?: IdGenerator;
   /** Receives internal errors (500s), whose details are not sent to clients. Defaults to console.error. */
   onError?: (error: unknown) => void;
+}
+
+/** What the server needs of a cross-process fan-out of observations. */
+export interface EventFanout {
+  /** Observations other processes published. */
+  subscribe: SubscribeObservations;
+  /** Publishes what `subscribe` delivers until the returned stop is called. */
+  relay(subscribe: SubscribeObservations, options?: { progress?: boolean }): () => void;
 }
 
 export interface A2AServerOptions {
