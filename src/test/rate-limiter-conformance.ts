@@ -6,6 +6,7 @@
  * it as `now`, so a limiter may read either.
  */
 import assert from 'node:assert/strict';
+import { ConfigurationError } from '../errors/index.js';
 import type { RateLimiter } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 
@@ -84,6 +85,26 @@ export const rateLimiterConformanceCases: readonly RateLimiterConformanceCase[] 
       assert.equal(await consume(t0), true);
       for (let i = 1; i < 10; i++) assert.equal(await consume(t0 + i * 10), false);
       assert.equal(await consume(t0 + 1_000), true);
+    },
+  },
+  {
+    name: 'refuses a nonsensical limit with a ConfigurationError instead of admitting',
+    async run(limiter, clock, key) {
+      const k = key('nonsense');
+      for (const [limit, windowMs] of [
+        [Number.NaN, hour],
+        [-1, hour],
+        [1.5, hour],
+        [1, 0],
+        [1, Number.POSITIVE_INFINITY],
+      ] as const)
+        await assert.rejects(limiter.consume({ key: k, limit, windowMs, now: clock.now() }), (error) =>
+          ConfigurationError.isInstance(error),
+        );
+      assert.equal(
+        (await limiter.consume({ key: k, limit: 1, windowMs: hour, now: clock.now() })).allowed,
+        true,
+      );
     },
   },
   {

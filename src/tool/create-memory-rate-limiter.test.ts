@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigurationError } from '../errors/index.js';
 import { describeRateLimiterConformance } from '../test/rate-limiter-conformance.js';
 import { createMemoryRateLimiter } from './create-memory-rate-limiter.js';
 
@@ -21,9 +22,11 @@ describe('createMemoryRateLimiter', () => {
   it('rejects a nonsensical limit instead of admitting', async () => {
     const limiter = createMemoryRateLimiter();
     await expect(limiter.consume({ key: 'k', limit: Number.NaN, windowMs: 1_000, now: 0 })).rejects.toThrow(
-      RangeError,
+      ConfigurationError,
     );
-    await expect(limiter.consume({ key: 'k', limit: 1, windowMs: 0, now: 0 })).rejects.toThrow(RangeError);
+    await expect(limiter.consume({ key: 'k', limit: 1, windowMs: 0, now: 0 })).rejects.toThrow(
+      ConfigurationError,
+    );
   });
 
   it('stays exact over a long run of takes on one key, while its log is compacted', async () => {

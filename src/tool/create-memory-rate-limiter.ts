@@ -5,6 +5,7 @@
  * process never get more than the limit through. Many processes share a Redis limiter
  * (`flowstack/redis`) instead.
  */
+import { ConfigurationError } from '../errors/index.js';
 import type { RateLimitDecision, RateLimiter, RateLimitRequest } from '../spec/index.js';
 import { type Clock, systemClock } from '../util/index.js';
 
@@ -68,8 +69,13 @@ export function createMemoryRateLimiter(options: MemoryRateLimiterOptions = {}):
     specVersion: 1,
     kind: 'memory',
     consume: (request) => {
-      if (!Number.isFinite(request.limit) || request.limit < 0 || !(request.windowMs > 0))
-        return Promise.reject(new RangeError(`Invalid rate limit for '${request.key}'.`));
+      const { key, limit, windowMs } = request;
+      if (!Number.isSafeInteger(limit) || limit < 0 || !Number.isSafeInteger(windowMs) || windowMs <= 0)
+        return Promise.reject(
+          new ConfigurationError({
+            message: `Invalid rate limit for '${key}': limit must be a whole number ≥ 0 and windowMs a whole number > 0 (got ${limit} per ${windowMs} ms).`,
+          }),
+        );
       return Promise.resolve(consumeNow(request, request.now ?? clock.now()));
     },
     close: () => {
