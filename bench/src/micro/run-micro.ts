@@ -74,9 +74,22 @@ export async function runMicro(options: MicroOptions = {}): Promise<MicroResult>
     warmupBatches,
     batches,
   };
-  const section = formatMicroSection({ pipeline, breakdown, tokens, environment });
+  const section = formatMicroSection({
+    pipeline,
+    breakdown,
+    tokens,
+    environment,
+    where: 'The same figures are in [`docs/benchmarks-micro.md`](benchmarks-micro.md).',
+  });
+  const standalone = formatMicroSection({
+    pipeline,
+    breakdown,
+    tokens,
+    environment,
+    where: '`npm run bench` appends the same section to [`docs/benchmarks.md`](benchmarks.md).',
+  });
   const outputPath = options.outputPath ?? join(repoDir, 'docs', 'benchmarks-micro.md');
-  writeFileSync(outputPath, formatMicroDocument(section));
+  writeFileSync(outputPath, formatMicroDocument(standalone));
   return { section, outputPath, pipeline, breakdown, tokens };
 }
 
