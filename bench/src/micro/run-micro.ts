@@ -79,7 +79,10 @@ export async function runMicro(options: MicroOptions = {}): Promise<MicroResult>
     breakdown,
     tokens,
     environment,
-    where: 'The same figures are in [`docs/benchmarks-micro.md`](benchmarks-micro.md).',
+    where:
+      options.outputPath === undefined
+        ? 'The same figures are in [`docs/benchmarks-micro.md`](benchmarks-micro.md).'
+        : `A quick run (a smoke test): the figures are also in \`${options.outputPath}\`, and \`docs/benchmarks-micro.md\` was left alone.`,
   });
   const standalone = formatMicroSection({
     pipeline,
