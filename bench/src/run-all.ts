@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FrameworkId } from './frameworks/framework.js';
 import type { Job, ParallelReport, Report, ResumeReport, SessionsReport, StepsReport } from './jobs.js';
+import { appendMicroSection } from './micro/append-micro-section.js';
 import {
   type Collected,
   createCollected,
@@ -124,7 +125,7 @@ async function main(): Promise<void> {
   });
   // A quick run is a smoke test: it does not replace the published figures.
   const docPath = quick ? join(tmpDir, 'benchmarks-quick.md') : join(repoDir, 'docs', 'benchmarks.md');
-  writeFileSync(docPath, report);
+  writeFileSync(docPath, await appendMicroSection(report, { quick, tmpDir, log }));
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
   log(`wrote ${docPath} (${collected.failures.length} failed jobs)`);
 }
