@@ -25,6 +25,7 @@ export function backtrackPhase(
     decision: options.decision,
     errors: options.results.filter((r) => r.status === 'error'),
     alternatives: offeredToolNames(run),
+    shortened: run.cleanOnBacktrack,
   });
   run.state.backtrackNotes = [...run.state.backtrackNotes, described.note].slice(-run.limits.maxBacktracks);
   if (run.cleanOnBacktrack) {

@@ -16,6 +16,8 @@ export function describeBacktrack(options: {
   decision: ReflectDecision;
   errors: readonly ToolCallResult[];
   alternatives: readonly string[];
+  /** Whether the failed calls' details were shortened in context (the default); false says nothing of it. */
+  shortened?: boolean;
 }): { note: string; summary: string } {
   const failed = groupErrors(options.errors);
   const failedTools = [...new Set(options.errors.map((e) => e.toolName))];
@@ -27,7 +29,7 @@ export function describeBacktrack(options: {
       ? `try ${untried.join(' or ')} instead of ${failedTools.join(', ')}, or the same tool with different arguments`
       : `change the arguments or the approach rather than repeating the failed call`;
   const lines = [
-    `Reflection (backtrack ${options.backtracks} of at most ${options.maxBacktracks}). The error details above were shortened.`,
+    `Reflection (backtrack ${options.backtracks} of at most ${options.maxBacktracks}).${options.shortened === false ? '' : ' The error details above were shortened.'}`,
     ...notes.map((n, i) => `- Attempt ${i + 1} failed: ${n}.`),
     `Next: ${next}. If nothing can do it, call ${finishSkillToolName} with outcome "failure" and say what is missing.`,
   ];
