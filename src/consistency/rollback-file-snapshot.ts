@@ -41,12 +41,21 @@ export async function rollbackFileSnapshot(options: RollbackFileSnapshotOptions)
   if (progress.report) return progress.report;
   const steps = planRollback(record);
   const prepared = await prepare(options, record, steps);
-  if (progress.status !== 'rolling-back')
+  let planned = progress.planned;
+  if (!planned) {
+    planned = {
+      restored: steps.flatMap((s) => (s.kind === 'restore' ? [s.path] : [])),
+      removed: steps.flatMap((s, index) =>
+        s.kind === 'remove-file' && prepared[index]?.present ? [s.path] : [],
+      ),
+    };
     await service.store.append(threadId, snapshotId, {
       type: 'rollback-start',
       at: options.now(),
       ...(options.principal !== undefined ? { by: options.principal } : {}),
+      ...planned,
     });
+  }
   for (const [index, step] of steps.entries()) {
     if (progress.done.has(index)) continue;
     const { absolute, bytes } = prepared[index] as Prepared;
@@ -61,8 +70,8 @@ export async function rollbackFileSnapshot(options: RollbackFileSnapshotOptions)
     callId: record.callId,
     toolName: record.toolName,
     status: 'rolled-back',
-    restored: steps.flatMap((s) => (s.kind === 'restore' ? [s.path] : [])),
-    removed: steps.flatMap((s) => (s.kind === 'remove-file' ? [s.path] : [])),
+    restored: planned.restored,
+    removed: planned.removed,
   };
   await service.store.append(threadId, snapshotId, { type: 'rollback-done', at: options.now(), report });
   return report;
@@ -70,6 +79,8 @@ export async function rollbackFileSnapshot(options: RollbackFileSnapshotOptions)
 
 interface Prepared {
   absolute: string;
+  /** Something is at the path now. */
+  present: boolean;
   bytes?: Uint8Array;
 }
 
@@ -99,7 +110,7 @@ async function prepare(
         message: `'${step.path}' is now a folder or a link; the rollback would overwrite it and was not started.`,
       });
     if (step.kind !== 'restore') {
-      prepared.push({ absolute });
+      prepared.push({ absolute, present: there !== undefined });
       continue;
     }
     const bytes = await service.store.readContent(record.threadId, snapshotId, step.content);
@@ -110,7 +121,7 @@ async function prepare(
         path: step.path,
         message: `The stored copy of '${step.path}' in file snapshot '${snapshotId}' does not match its checksum; nothing was rolled back.`,
       });
-    prepared.push({ absolute, bytes });
+    prepared.push({ absolute, present: there !== undefined, bytes });
   }
   return prepared;
 }

@@ -84,14 +84,21 @@ export interface RollbackReport {
   status: 'rolled-back';
   /** Files whose old bytes and mode were written back. */
   restored: string[];
-  /** Files (and empty folders) the call created, removed. */
+  /** Files the call created, removed (those that were there when the rollback started). */
   removed: string[];
 }
 
 /** A line of a snapshot's append-only journal. */
 export type FileSnapshotEvent =
   | { type: 'status'; status: 'committed' | 'failed' | 'kept'; at: number }
-  | { type: 'rollback-start'; at: number; by?: string }
+  | {
+      type: 'rollback-start';
+      at: number;
+      by?: string;
+      /** What the rollback will report, fixed when it starts so that a resumed one reports the same. */
+      restored: string[];
+      removed: string[];
+    }
   | { type: 'step-done'; step: number; at: number }
   | { type: 'rollback-done'; at: number; report: RollbackReport };
 

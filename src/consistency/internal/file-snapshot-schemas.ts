@@ -57,7 +57,15 @@ export const fileSnapshotEventSchema = z.discriminatedUnion('type', [
   z
     .object({ type: z.literal('status'), status: z.enum(['committed', 'failed', 'kept']), at: z.number() })
     .strict(),
-  z.object({ type: z.literal('rollback-start'), at: z.number(), by: z.string().optional() }).strict(),
+  z
+    .object({
+      type: z.literal('rollback-start'),
+      at: z.number(),
+      by: z.string().optional(),
+      restored: z.array(z.string()),
+      removed: z.array(z.string()),
+    })
+    .strict(),
   z.object({ type: z.literal('step-done'), step: z.number().int().min(0), at: z.number() }).strict(),
   z.object({ type: z.literal('rollback-done'), at: z.number(), report }).strict(),
 ]);
