@@ -7,20 +7,26 @@
  *   is a final `auth_error`, and the call never runs;
  * - feedback is the call's result — the tool is not run again;
  * - an unknown outcome is what the person says: it happened (their answer is the result), it did not
- *   (the call runs once more under the same key), or it is skipped.
+ *   (the call runs once more under the same key), or it is skipped;
+ * - a failed call that changed files (seed 004) keeps its error as the result, and its files are rolled
+ *   back, kept (the run stops), or kept while the run goes on.
  * A note tells the model what people decided, and repeats of settled calls in the rest of the run are
  * answered from the settlement (see `ToolBatchContext.answered`).
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
+import { rollbackFileSnapshot } from '../consistency/index.js';
+import { FileSnapshotError } from '../errors/index.js';
 import { expireSuspensions } from '../hitl/index.js';
 import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../loop/index.js';
 import type {
   AnsweredCall,
   ApprovalDecision,
   OutcomeDecision,
+  RollbackDecision,
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
+  ToolError,
 } from '../spec/index.js';
 import { type AnsweredCalls, executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import { stableHash } from '../util/index.js';
@@ -74,6 +80,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
 
   const settled = new Map<string, ToolCallResult>();
   const notes: string[] = [];
+  let stopped: string | undefined;
   for (const question of suspensions) {
     if (question.kind === 'escalation') {
       const answer = question.status === 'answered' ? String(question.answer) : '(no answer)';
@@ -103,6 +110,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
     }
     settled.set(question.callId, outcome.result);
     if (outcome.note) notes.push(outcome.note);
+    if (outcome.stop) stopped = outcome.stop;
     if (outcome.remember) answered.push(outcome.remember);
     record(turn, 'tool-result', { flowId: parentId, ...outcome.result });
     observe(
@@ -112,6 +120,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
       parentId,
     );
   }
+  if (stopped !== undefined) return { kind: 'declined', reason: stopped };
   const patched = messages.map((message) =>
     message.role === 'tool' ? patchResults(message, settled) : message,
   );
@@ -126,7 +135,9 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
   );
 }
 
-type Settlement = { result: ToolCallResult; note: string; remember?: AnsweredCall } | { ask: string };
+type Settlement =
+  | { result: ToolCallResult; note: string; remember?: AnsweredCall; stop?: string }
+  | { ask: string };
 
 async function settle(
   options: ContinueSuspendedRunOptions,
@@ -136,6 +147,25 @@ async function settle(
   const { turn, parentId } = options;
   const callId = question.callId as string;
   const toolName = question.toolName as string;
+  if (question.kind === 'rollback') {
+    const decision: RollbackDecision =
+      question.status === 'answered' ? (question.answer as RollbackDecision) : { decision: 'keep' };
+    observeAnswer(turn, question, decision.decision, parentId);
+    const { failure, outcome } = await settleFiles(options, question, decision);
+    const result: ToolCallResult = {
+      status: 'error',
+      callId,
+      toolName,
+      error: failure,
+      contextText: `Error (${failure.category}) from tool '${toolName}': ${failure.message} ${outcome}`,
+    };
+    await journalAnswer(options, question, result);
+    return {
+      result,
+      note: `The call to ${toolName} failed. ${outcome}`,
+      ...(decision.decision === 'keep' ? { stop: outcome } : {}),
+    };
+  }
   if (question.kind === 'approval') {
     const decision: ApprovalDecision =
       question.status === 'answered'
@@ -224,6 +254,72 @@ async function settle(
     note: `The call to ${toolName} is COMPLETED: the user answered ${textOf(shown)}. That is its result; do not call ${toolName} again, go on with the answer.`,
     remember: { toolName, result: JSON.stringify(result) },
   };
+}
+
+/**
+ * Does what a person chose for the files a failed call changed: rolls them back (idempotent, resumable
+ * after a crash), or records that they are kept. A rollback that cannot run (an unreadable snapshot, a
+ * path now outside the root) changes nothing, and says so.
+ */
+async function settleFiles(
+  options: ContinueSuspendedRunOptions,
+  question: SuspensionRecord,
+  decision: RollbackDecision,
+): Promise<{ failure: ToolError; outcome: string }> {
+  const { store, files, clock, threadId, redact } = options.batch;
+  const key = question.idempotencyKey;
+  const held = key && store ? await store.readJournal(key) : undefined;
+  const failure = failureOf(held?.result) ?? {
+    category: 'server_error',
+    message: 'The call failed.',
+    retryable: false,
+  };
+  const snapshotId = question.fileSnapshotId;
+  if (!files || !snapshotId)
+    return { failure, outcome: 'Its files could not be rolled back: no file snapshot is kept for it.' };
+  if (decision.decision !== 'rollback') {
+    await files.store.append(threadId, snapshotId, { type: 'status', status: 'kept', at: clock.now() });
+    return {
+      failure,
+      outcome:
+        decision.decision === 'keep'
+          ? 'The user kept the files as the call left them and stopped this task.'
+          : 'The user kept the files as the call left them; go on from there.',
+    };
+  }
+  try {
+    const report = await rollbackFileSnapshot({
+      service: files,
+      threadId,
+      snapshotId,
+      now: () => clock.now(),
+      ...(question.answeredBy !== undefined ? { principal: question.answeredBy } : {}),
+    });
+    const restored = report.restored.length > 0 ? ` restored ${report.restored.join(', ')}` : '';
+    const removed = report.removed.length > 0 ? ` removed ${report.removed.join(', ')}` : '';
+    return {
+      failure,
+      outcome: redact.text(
+        `The user rolled the files back to before the call:${restored}${restored && removed ? ';' : ''}${removed}.`,
+      ),
+    };
+  } catch (error) {
+    if (!FileSnapshotError.isInstance(error)) throw error;
+    return {
+      failure,
+      outcome: redact.text(`Rolling the files back failed and nothing was changed: ${error.message}`),
+    };
+  }
+}
+
+function failureOf(journaled: string | undefined): ToolError | undefined {
+  if (journaled === undefined) return undefined;
+  try {
+    const held = JSON.parse(journaled) as { failure?: ToolError; error?: ToolError };
+    return held.failure ?? held.error;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Runs a held call through the whole pipeline, approved for exactly these arguments or allowed to run again. */

@@ -48,9 +48,14 @@ export const rollbackBody = z
     snapshotId: z
       .string()
       .min(1)
+      .optional()
       .describe('The file snapshot to restore (one of the thread’s fileSnapshots).'),
+    callId: z.string().min(1).optional().describe('Or the tool call whose snapshot to restore.'),
   })
-  .strict();
+  .strict()
+  .refine((body) => body.snapshotId !== undefined || body.callId !== undefined, {
+    message: 'Name the snapshot to roll back: snapshotId or callId.',
+  });
 
 const observation = z.object({
   specVersion: z.literal(1),
