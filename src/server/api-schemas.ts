@@ -111,6 +111,32 @@ export const suspensionSchema = z.object({
   expiresAt: z.number().optional(),
 });
 
+export const fileSnapshotSchema = z.object({
+  id: z.string().describe('What /rollback restores (snapshotId).'),
+  callId: z.string(),
+  toolName: z.string(),
+  status: z
+    .string()
+    .describe(
+      'taken, committed, failed, kept, rolling-back, rolled-back, or corrupt (cannot be rolled back).',
+    ),
+  paths: z.array(z.string()).describe('The files the call declared, relative to the agent’s file root.'),
+  createdAt: z.number(),
+});
+
+export const rollbackReportSchema = z.object({
+  threadId: z.string(),
+  result: z.object({
+    snapshotId: z.string(),
+    threadId: z.string(),
+    callId: z.string(),
+    toolName: z.string(),
+    status: z.literal('rolled-back'),
+    restored: z.array(z.string()).describe('Files written back with their old bytes and mode.'),
+    removed: z.array(z.string()).describe('Files the call created, removed.'),
+  }),
+});
+
 export const threadViewSchema = z.object({
   threadId: z.string(),
   version: z.number(),
@@ -123,6 +149,7 @@ export const threadViewSchema = z.object({
   ),
   lastEventId: z.number(),
   capabilities: z.object({ resume: z.boolean(), rollback: z.boolean() }),
+  fileSnapshots: z.array(fileSnapshotSchema).optional(),
 });
 
 export const auditRecordSchema = z
