@@ -142,6 +142,11 @@ export interface TurnResult {
   observations: Observation[];
   /** The questions the thread waits for people to answer (`agent.resume`), when there are any. */
   suspensions?: SuspensionView[];
+  /**
+   * After a turn that failed or stopped: the thread's file snapshots whose calls failed, were aborted
+   * or never finished, and that nobody has rolled back or kept yet — `agent.rollback` restores one.
+   */
+  fileSnapshots?: FileSnapshotSummary[];
 }
 
 /** A question for people as the API shows it: a `SuspensionRecord` without its internals. */

@@ -369,6 +369,13 @@ export function createAgent(options: AgentOptions): Agent {
     };
     if (pending) result.pending = pending;
     if (open.length > 0) result.suspensions = open.map(describeSuspension);
+    // A turn that stopped (a failure, the user's stop) offers to roll back what its calls left changed.
+    if (status === 'suspended' || status === 'failed') {
+      const undecided = (await listFileSnapshots(files.store, threadId)).filter(
+        (s) => s.status === 'failed' || s.status === 'taken',
+      );
+      if (undecided.length > 0) result.fileSnapshots = undecided;
+    }
     return result;
   }
 

@@ -9,12 +9,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { FileSnapshotError, ThreadNotFoundError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { createEditFilesTool } from '../tool/fixtures/edit-files-tool.js';
+import { defineTool } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
 import { createAgent } from './create-agent.js';
 
@@ -111,6 +113,7 @@ async function failHalfWay(name: string) {
   const turn = await agent.send({ threadId: 't', text: 'rewrite my notes', principal: 'ana' });
   expect(turn.status).toBe('suspended');
   expectEdited();
+  expect(turn.fileSnapshots?.map((s) => [s.callId, s.status])).toEqual([['edit-1', 'failed']]);
   const question = turn.suspensions?.[0];
   expect(question).toMatchObject({
     kind: 'rollback',
@@ -240,5 +243,50 @@ describe('file snapshots and rollback through the agent', () => {
     writeFileSync(recordPath, record);
     await agent.rollback({ threadId: 't', snapshotId, principal: 'ana' });
     expectOriginal();
+  });
+
+  it('offers the snapshot on the result of a turn the user stopped while the tool was changing files', async () => {
+    const stop = new AbortController();
+    const slowEdit = defineTool({
+      name: 'edit_files',
+      description: 'Rewrites a file, slowly.',
+      input: z.object({ path: z.string() }),
+      touches: { arguments: ['path'] },
+      execute: async ({ path }, { signal }) => {
+        writeFileSync(join(root, path), 'half written');
+        stop.abort();
+        await new Promise((resolve) => signal.addEventListener('abort', resolve, { once: true }));
+        throw new Error('stopped mid-write');
+      },
+    });
+    const store = createSqliteStore({ path: join(base, 'stop.db') });
+    stores.push(store);
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          { match: { phase: 'predict' }, json: { flow: 'edit_docs', slots: {} }, repeat: true },
+          {
+            match: { phase: 'skill' },
+            toolCalls: [{ toolName: 'edit_files', callId: 'slow-1', input: { path: 'notes.txt' } }],
+          },
+        ],
+      }),
+      flows: [editDocs],
+      tools: [slowEdit],
+      store,
+      clock,
+      files: { root, snapshotDir: join(base, 'snapshots') },
+      toolPipeline: { simulate: undefined },
+    });
+    const turn = await agent.send({ threadId: 't', text: 'rewrite my notes', signal: stop.signal });
+    expect(turn.status).toBe('suspended');
+    expect(turn.fileSnapshots).toMatchObject([
+      { callId: 'slow-1', toolName: 'edit_files', paths: ['notes.txt'] },
+    ]);
+    expect(['taken', 'failed']).toContain(turn.fileSnapshots?.[0]?.status);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('half written');
+    const report = await agent.rollback({ threadId: 't', callId: 'slow-1' });
+    expect(report.restored).toEqual(['notes.txt']);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('line one\nline two\n');
   });
 });

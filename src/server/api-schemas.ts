@@ -72,6 +72,19 @@ const flowInstance = z
   .object({ id: z.string(), name: z.string(), status: z.string(), slots: z.record(z.string(), z.unknown()) })
   .passthrough();
 
+export const fileSnapshotSchema = z.object({
+  id: z.string().describe('What /rollback restores (snapshotId).'),
+  callId: z.string(),
+  toolName: z.string(),
+  status: z
+    .string()
+    .describe(
+      'taken, committed, failed, kept, rolling-back, rolled-back, or corrupt (cannot be rolled back).',
+    ),
+  paths: z.array(z.string()).describe('The files the call declared, relative to the agent’s file root.'),
+  createdAt: z.number(),
+});
+
 export const turnResultSchema = z.object({
   threadId: z.string(),
   turnId: z.string(),
@@ -81,6 +94,10 @@ export const turnResultSchema = z.object({
   stack: z.array(flowInstance),
   pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
   observations: z.array(observation),
+  fileSnapshots: z
+    .array(fileSnapshotSchema)
+    .optional()
+    .describe('After a failed or stopped turn: snapshots of calls that did not succeed, to roll back.'),
 });
 
 export const acceptedSchema = z.object({
@@ -109,19 +126,6 @@ export const suspensionSchema = z.object({
   input: z.unknown().optional().describe('The call’s arguments, redacted.'),
   feedback: z.unknown().optional().describe('The feedback schema of the answer it takes.'),
   expiresAt: z.number().optional(),
-});
-
-export const fileSnapshotSchema = z.object({
-  id: z.string().describe('What /rollback restores (snapshotId).'),
-  callId: z.string(),
-  toolName: z.string(),
-  status: z
-    .string()
-    .describe(
-      'taken, committed, failed, kept, rolling-back, rolled-back, or corrupt (cannot be rolled back).',
-    ),
-  paths: z.array(z.string()).describe('The files the call declared, relative to the agent’s file root.'),
-  createdAt: z.number(),
 });
 
 export const rollbackReportSchema = z.object({
