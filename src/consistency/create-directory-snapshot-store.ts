@@ -78,6 +78,10 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
       if (existing) return existing;
       const parent = threadDir(record.threadId);
       await mkdir(parent, { recursive: true });
+      // What a save killed half-way left behind never became a snapshot.
+      for (const name of await readdir(parent))
+        if (name.startsWith(`.building-${record.id}-`))
+          await rm(join(parent, name), { recursive: true, force: true });
       const building = join(parent, `.building-${record.id}-${randomBytes(6).toString('hex')}`);
       await mkdir(building);
       try {

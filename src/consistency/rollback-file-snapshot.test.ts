@@ -6,6 +6,7 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  rmSync,
   statSync,
   symlinkSync,
   writeFileSync,
@@ -99,6 +100,17 @@ describe('file snapshots and rollback', () => {
         createdAt: 1_000,
       },
     ]);
+  });
+
+  it('clears what a save killed half-way left, and saves the snapshot whole', async () => {
+    const record = await take(['notes.txt']);
+    const folder = readdirSync(snapshots)[0] as string;
+    rmSync(join(snapshots, folder), { recursive: true });
+    mkdirSync(join(snapshots, folder, `.building-${record.id}-abc`), { recursive: true });
+    writeFileSync(join(snapshots, folder, `.building-${record.id}-abc`, 'c0'), 'partial');
+    expect(await listFileSnapshots(service.store, 't1')).toEqual([]);
+    await take(['notes.txt']);
+    expect(readdirSync(join(snapshots, folder))).toEqual([record.id]);
   });
 
   it('keeps the first snapshot of a call that runs again', async () => {
