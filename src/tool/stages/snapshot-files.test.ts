@@ -15,6 +15,7 @@ import { defineTool } from '../define-tool.js';
 import { executeToolBatch } from '../execute-tool-batch.js';
 import { call, createTestContext } from '../fixtures/batch-context.js';
 import { createEditFilesTool } from '../fixtures/edit-files-tool.js';
+import { loadManifest } from '../load-manifest.js';
 
 let root: string;
 let files: FileSnapshotService;
@@ -125,5 +126,32 @@ describe('snapshot-files stage (through executeToolBatch)', () => {
     expect(define({ arguments: ['path', 'edits.*.path'] }).touches).toEqual({
       arguments: ['path', 'edits.*.path'],
     });
+  });
+
+  it('reads touches from a manifest, and refuses a manifest whose selectors are malformed', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-touches-'));
+    const write = (touches: string) => {
+      const path = join(dir, `tools-${touches.length}.yaml`);
+      writeFileSync(
+        path,
+        [
+          'version: 1',
+          'tools:',
+          '  - name: save_note',
+          '    description: Saves a note to a file.',
+          '    timeoutMs: 1000',
+          '    inputSchema: { type: object, properties: { file: { type: string } } }',
+          `    touches: ${touches}`,
+        ].join('\n'),
+      );
+      return path;
+    };
+    const implementations = { save_note: () => 'saved' };
+    const [tool] = await loadManifest(write('{ arguments: [file] }'), { implementations });
+    expect(tool?.touches).toEqual({ arguments: ['file'] });
+    await expect(loadManifest(write('{ arguments: [] }'), { implementations })).rejects.toThrow(
+      ConfigurationError,
+    );
+    await expect(loadManifest(write('{ paths: [file] }'), { implementations })).rejects.toThrow();
   });
 });
