@@ -154,4 +154,43 @@ describe('snapshot-files stage (through executeToolBatch)', () => {
     );
     await expect(loadManifest(write('{ paths: [file] }'), { implementations })).rejects.toThrow();
   });
+
+  it('runs calls that change files one at a time, even in a parallel group', async () => {
+    let running = 0;
+    let most = 0;
+    const append = defineTool({
+      name: 'append_line',
+      description: 'Appends a line to a file.',
+      input: z.object({ path: z.string(), line: z.string() }),
+      idempotent: true,
+      parallel: true,
+      touches: { arguments: ['path'] },
+      execute: async ({ path, line }) => {
+        running += 1;
+        most = Math.max(most, running);
+        await new Promise((resolve) => setImmediate(resolve));
+        writeFileSync(join(root, path), `${readFileSync(join(root, path), 'utf8')}${line}`);
+        running -= 1;
+        return 'ok';
+      },
+    });
+    const context = createTestContext([append], { files });
+    const calls = ['1', '2', '3'].map((line) => ({
+      ...call('append_line', { path: 'a.txt', line }, `c${line}`),
+      parallelGroup: 'g',
+    }));
+    const results = await executeToolBatch(calls, context);
+    expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
+    expect(most).toBe(1);
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha123');
+    // Each snapshot holds the file as it was just before its own call.
+    const second = (await listFileSnapshots(files.store, 'thread-1')).find((s) => s.callId === 'c2');
+    await rollbackFileSnapshot({
+      service: files,
+      threadId: 'thread-1',
+      snapshotId: second?.id ?? '',
+      now: () => 1,
+    });
+    expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha1');
+  });
 });
