@@ -549,13 +549,34 @@ export function createAgent(options: AgentOptions): Agent {
     };
   }
 
-  /** Restores one file snapshot of the thread, holding its lease so no turn changes files meanwhile. */
+  /**
+   * Restores one file snapshot of the thread, holding its lease so no turn changes files meanwhile, and
+   * saves a `file-rollback` observation with the report (saved, then published).
+   */
   async function rollback(rollbackOptions: RollbackOptions): Promise<RollbackReport> {
     const { threadId } = rollbackOptions;
     return holdLease(threadId, undefined, async () => {
       const loaded = await loadOwnedThread(threadId, rollbackOptions.principal);
       if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
-      return rollbackFiles(files, { ...rollbackOptions, now: () => clock.now() });
+      const report = await rollbackFiles(files, { ...rollbackOptions, now: () => clock.now() });
+      const turn: TurnState = {
+        threadId,
+        turnId: ids('turn'),
+        snapshot: loaded.snapshot,
+        baseVersion: loaded.version,
+        history: [],
+        observations: [],
+        replyParts: [],
+        failed: false,
+        suspended: false,
+        clock,
+      };
+      observe(turn, 'file-rollback', {
+        ...report,
+        ...(rollbackOptions.principal !== undefined ? { by: rollbackOptions.principal } : {}),
+      });
+      await commitTurn(turn, store, bus);
+      return report;
     });
   }
 

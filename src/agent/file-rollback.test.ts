@@ -164,6 +164,11 @@ describe('file snapshots and rollback through the agent', () => {
     });
     expect(await agent.rollback({ threadId: 't', callId: 'edit-1', principal: 'ana' })).toEqual(again);
     expectOriginal();
+    const saved = (await agent.store.readObservations('t')).filter((o) => o.type === 'file-rollback');
+    expect(saved.map((o) => JSON.parse(o.data).data)).toEqual([
+      { ...again, by: 'ana' },
+      { ...again, by: 'ana' },
+    ]);
     const journal = await agent.store.listJournal('t');
     expect(journal.find((e) => e.callId === 'edit-1')?.status).toBe('failed');
   });

@@ -23,6 +23,7 @@ const refreshOn = new Set([
   'clarification',
   'suspended',
   'resumed',
+  'file-rollback',
   'final-response',
   'error',
 ]);
