@@ -294,4 +294,53 @@ describe('file snapshots and rollback through the agent', () => {
     expect(report.restored).toEqual(['notes.txt']);
     expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('line one\nline two\n');
   });
+
+  it('asks inside a plan item too, and the item goes on once the files are rolled back', async () => {
+    const store = createSqliteStore({ path: join(base, 'plan.db') });
+    stores.push(store);
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} }, repeat: true },
+          {
+            match: { phase: 'plan' },
+            json: {
+              title: 'Tidy the notes',
+              items: [{ id: 'rewrite', description: 'Rewrite the notes', flow: 'edit_docs', slots: {} }],
+            },
+            repeat: true,
+          },
+          { match: { phase: 'replan' }, json: { decision: 'continue' }, repeat: true },
+          { match: { phase: 'plan-review' }, json: { decision: 'finish' }, repeat: true },
+          ...steps.slice(1),
+          {
+            match: { phase: 'synthesize' },
+            json: { content: 'Nothing was changed in the end.', sources: [], suggestedQuestions: [] },
+            repeat: true,
+          },
+        ],
+      }),
+      flows: [editDocs],
+      tools: [createEditFilesTool(root)],
+      store,
+      clock,
+      plan: { treeSearch: 'off' },
+      files: { root, snapshotDir: join(base, 'snapshots') },
+      toolPipeline: { simulate: undefined },
+    });
+    const turn = await agent.send({ threadId: 'p', text: 'tidy my notes' });
+    expect(turn.status).toBe('suspended');
+    const question = turn.suspensions?.[0];
+    expect(question).toMatchObject({ kind: 'rollback', callId: 'edit-1' });
+    expect(question?.fileSnapshotId).toMatch(/^fs_/);
+    expectEdited();
+    const after = await agent.resume({
+      threadId: 'p',
+      suspensionId: question?.id ?? '',
+      feedback: { decision: 'rollback' },
+    });
+    expect(after.status).toBe('completed');
+    expect(after.reply).toContain('Nothing was changed in the end.');
+    expectOriginal();
+  });
 });
