@@ -10,7 +10,7 @@
  * flushed: it exists whole or not at all. Each journal line is flushed before `append` returns.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdir, open, readdir, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileSnapshotError } from '../errors/index.js';
 import type { FileSnapshotEvent, FileSnapshotRecord, FileSnapshotStore } from '../spec/index.js';
@@ -162,13 +162,20 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw error;
       }
-      const found: { id: string; createdAt: number }[] = [];
+      const found: { id: string; createdAt: number; savedAt: number }[] = [];
       for (const name of names.filter(isFileSnapshotId)) {
         const record = await load(threadId, name).catch(() => undefined);
+        // Two snapshots of one clock tick keep the order they were saved in.
+        const savedAt = await stat(join(threadDir(threadId), name, 'record.json')).then(
+          (info) => info.mtimeMs,
+          () => 0,
+        );
         // A corrupt snapshot is still listed (last), so that it can be seen and is never hidden.
-        found.push({ id: name, createdAt: record?.createdAt ?? Number.MAX_SAFE_INTEGER });
+        found.push({ id: name, createdAt: record?.createdAt ?? Number.MAX_SAFE_INTEGER, savedAt });
       }
-      return found.sort((a, b) => a.createdAt - b.createdAt || a.id.localeCompare(b.id)).map((f) => f.id);
+      return found
+        .sort((a, b) => a.createdAt - b.createdAt || a.savedAt - b.savedAt || a.id.localeCompare(b.id))
+        .map((f) => f.id);
     },
   };
 }
