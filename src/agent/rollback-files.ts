@@ -36,6 +36,7 @@ export interface RollbackOptions {
   principal?: string;
 }
 
+/** The agent's snapshot service from its `files` options, with the defaults filled in. */
 export function createFileSnapshotService(options: AgentFileOptions = {}): FileSnapshotService {
   return {
     root: options.root ?? process.cwd(),

@@ -1,5 +1,6 @@
 import type { FileSnapshotEvent, FileSnapshotStatus, RollbackReport } from '../spec/index.js';
 
+/** Where a snapshot stands, read from its journal. */
 export interface FileSnapshotProgress {
   status: FileSnapshotStatus;
   /** Steps of the rollback plan recorded as done. */

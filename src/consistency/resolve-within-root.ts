@@ -2,6 +2,7 @@ import { realpath } from 'node:fs/promises';
 import { dirname, isAbsolute, relative, resolve, sep } from 'node:path';
 import { FileSnapshotError } from '../errors/index.js';
 
+/** A path a call named, checked to be inside the root. */
 export interface ResolvedPath {
   /** Absolute path under the root. */
   absolute: string;

@@ -7,6 +7,7 @@ import { planRollback } from './plan-rollback.js';
 import { resolveRoot, resolveWithinRoot } from './resolve-within-root.js';
 import { nodeWorkspaceFiles } from './workspace-files.js';
 
+/** Which snapshot to roll back, and where its files are. */
 export interface RollbackFileSnapshotOptions {
   service: FileSnapshotService;
   threadId: string;

@@ -7,6 +7,7 @@ import { recordChecksum, sha256Of } from './internal/record-checksum.js';
 import { resolveRoot, resolveWithinRoot } from './resolve-within-root.js';
 import { nodeWorkspaceFiles, type WorkspaceFiles } from './workspace-files.js';
 
+/** The call whose files to snapshot, and where. */
 export interface TakeFileSnapshotOptions {
   service: FileSnapshotService;
   threadId: string;

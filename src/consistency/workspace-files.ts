@@ -8,6 +8,7 @@ import { chmod, lstat, mkdir, readFile, rename, rm, rmdir } from 'node:fs/promis
 import { basename, dirname, join } from 'node:path';
 import { syncPath, writeSynced } from './internal/sync-path.js';
 
+/** What is at a path, as far as snapshots care. */
 export interface WorkspaceFileInfo {
   /** `file` for a regular file; anything else (a folder, a link, a device) is `other`. */
   kind: 'file' | 'other';
@@ -15,6 +16,7 @@ export interface WorkspaceFileInfo {
   size: number;
 }
 
+/** The file operations snapshots and rollbacks use. */
 export interface WorkspaceFiles {
   /** What is at `path` (not following a link there), or `undefined` when nothing is. */
   inspect(path: string): Promise<WorkspaceFileInfo | undefined>;
@@ -30,6 +32,7 @@ export interface WorkspaceFiles {
   removeDir(path: string): Promise<void>;
 }
 
+/** The real file system, through `node:fs/promises`, flushing what it writes. */
 export const nodeWorkspaceFiles: WorkspaceFiles = {
   async inspect(path) {
     try {
