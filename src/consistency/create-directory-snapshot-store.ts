@@ -19,6 +19,7 @@ import { fileSnapshotEventSchema, fileSnapshotRecordSchema } from './internal/fi
 import { recordChecksum } from './internal/record-checksum.js';
 import { syncPath, writeSynced } from './internal/sync-path.js';
 
+/** Where the snapshot folder is. */
 export interface DirectorySnapshotStoreOptions {
   /** The folder that holds every snapshot; made when the first snapshot is saved. */
   dir: string;
