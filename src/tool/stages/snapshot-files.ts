@@ -53,8 +53,12 @@ const snapshotAround: ToolStage = async (state, next) => {
   }
   const result = await next(state);
   if (result.status === 'suspended') return result;
+  // The status is a note for people: failing to write it must not turn the call's own result into an
+  // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
   const append = (status: 'committed' | 'failed') =>
-    files.store.append(threadId, record.id, { type: 'status', status, at: clock.now() });
+    files.store
+      .append(threadId, record.id, { type: 'status', status, at: clock.now() })
+      .catch(() => undefined);
   if (result.status === 'success') {
     await append('committed');
     return result;
