@@ -278,7 +278,10 @@ async function settleFiles(
   if (!files || !snapshotId)
     return { failure, outcome: 'Its files could not be rolled back: no file snapshot is kept for it.' };
   if (decision.decision !== 'rollback') {
-    await files.store.append(threadId, snapshotId, { type: 'status', status: 'kept', at: clock.now() });
+    // A note for people; a snapshot that can no longer take it changes nothing about the decision.
+    await files.store
+      .append(threadId, snapshotId, { type: 'status', status: 'kept', at: clock.now() })
+      .catch(() => undefined);
     return {
       failure,
       outcome:
