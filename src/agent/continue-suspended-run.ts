@@ -11,25 +11,23 @@
  * - a failed call that changed files (seed 004) keeps its error as the result, and its files are rolled
  *   back, kept (the run stops), or kept while the run goes on.
  * A note tells the model what people decided, and repeats of settled calls in the rest of the run are
- * answered from the settlement (see `ToolBatchContext.answered`).
+ * answered from the settlement (see `ToolBatchContext.answered`). Over 400 lines: the settlement of each
+ * kind of question stays in this one file, so that what an answer does reads in one place.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { rollbackFileSnapshot } from '../consistency/index.js';
-import { FileSnapshotError } from '../errors/index.js';
 import { expireSuspensions } from '../hitl/index.js';
 import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../loop/index.js';
 import type {
   AnsweredCall,
   ApprovalDecision,
   OutcomeDecision,
-  RollbackDecision,
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
-  ToolError,
 } from '../spec/index.js';
 import { type AnsweredCalls, executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import { stableHash } from '../util/index.js';
+import { settleFileQuestion } from './settle-file-question.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export interface ContinueSuspendedRunOptions {
@@ -148,23 +146,10 @@ async function settle(
   const callId = question.callId as string;
   const toolName = question.toolName as string;
   if (question.kind === 'rollback') {
-    const decision: RollbackDecision =
-      question.status === 'answered' ? (question.answer as RollbackDecision) : { decision: 'keep' };
-    observeAnswer(turn, question, decision.decision, parentId);
-    const { failure, outcome } = await settleFiles(options, question, decision);
-    const result: ToolCallResult = {
-      status: 'error',
-      callId,
-      toolName,
-      error: failure,
-      contextText: `Error (${failure.category}) from tool '${toolName}': ${failure.message} ${outcome}`,
-    };
-    await journalAnswer(options, question, result);
-    return {
-      result,
-      note: `The call to ${toolName} failed. ${outcome}`,
-      ...(decision.decision === 'keep' ? { stop: outcome } : {}),
-    };
+    const settled = await settleFileQuestion(options.batch, question);
+    observeAnswer(turn, question, settled.decision, parentId);
+    await journalAnswer(options, question, settled.result);
+    return settled;
   }
   if (question.kind === 'approval') {
     const decision: ApprovalDecision =
@@ -254,75 +239,6 @@ async function settle(
     note: `The call to ${toolName} is COMPLETED: the user answered ${textOf(shown)}. That is its result; do not call ${toolName} again, go on with the answer.`,
     remember: { toolName, result: JSON.stringify(result) },
   };
-}
-
-/**
- * Does what a person chose for the files a failed call changed: rolls them back (idempotent, resumable
- * after a crash), or records that they are kept. A rollback that cannot run (an unreadable snapshot, a
- * path now outside the root) changes nothing, and says so.
- */
-async function settleFiles(
-  options: ContinueSuspendedRunOptions,
-  question: SuspensionRecord,
-  decision: RollbackDecision,
-): Promise<{ failure: ToolError; outcome: string }> {
-  const { store, files, clock, threadId, redact } = options.batch;
-  const key = question.idempotencyKey;
-  const held = key && store ? await store.readJournal(key) : undefined;
-  const failure = failureOf(held?.result) ?? {
-    category: 'server_error',
-    message: 'The call failed.',
-    retryable: false,
-  };
-  const snapshotId = question.fileSnapshotId;
-  if (!files || !snapshotId)
-    return { failure, outcome: 'Its files could not be rolled back: no file snapshot is kept for it.' };
-  if (decision.decision !== 'rollback') {
-    // A note for people; a snapshot that can no longer take it changes nothing about the decision.
-    await files.store
-      .append(threadId, snapshotId, { type: 'status', status: 'kept', at: clock.now() })
-      .catch(() => undefined);
-    return {
-      failure,
-      outcome:
-        decision.decision === 'keep'
-          ? 'The user kept the files as the call left them and stopped this task.'
-          : 'The user kept the files as the call left them; go on from there.',
-    };
-  }
-  try {
-    const report = await rollbackFileSnapshot({
-      service: files,
-      threadId,
-      snapshotId,
-      now: () => clock.now(),
-      ...(question.answeredBy !== undefined ? { principal: question.answeredBy } : {}),
-    });
-    const restored = report.restored.length > 0 ? ` restored ${report.restored.join(', ')}` : '';
-    const removed = report.removed.length > 0 ? ` removed ${report.removed.join(', ')}` : '';
-    return {
-      failure,
-      outcome: redact.text(
-        `The user rolled the files back to before the call:${restored}${restored && removed ? ';' : ''}${removed}.`,
-      ),
-    };
-  } catch (error) {
-    if (!FileSnapshotError.isInstance(error)) throw error;
-    return {
-      failure,
-      outcome: redact.text(`Rolling the files back failed and nothing was changed: ${error.message}`),
-    };
-  }
-}
-
-function failureOf(journaled: string | undefined): ToolError | undefined {
-  if (journaled === undefined) return undefined;
-  try {
-    const held = JSON.parse(journaled) as { failure?: ToolError; error?: ToolError };
-    return held.failure ?? held.error;
-  } catch {
-    return undefined;
-  }
 }
 
 /** Runs a held call through the whole pipeline, approved for exactly these arguments or allowed to run again. */
