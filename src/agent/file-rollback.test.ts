@@ -173,6 +173,13 @@ describe('file snapshots and rollback through the agent', () => {
     expect(journal.find((e) => e.callId === 'edit-1')?.status).toBe('failed');
   });
 
+  it('takes the answer in words from the chat ("undo that")', async () => {
+    const { agent } = await failHalfWay('chat');
+    const after = await agent.send({ threadId: 't', text: 'undo that please', principal: 'ana' });
+    expect(after.reply).toBe('The edit failed; your files are as they were.');
+    expectOriginal();
+  });
+
   it('keeps the files and goes on with continue, and a later rollback still restores them', async () => {
     const { agent, question } = await failHalfWay('continue');
     const after = await agent.resume({
