@@ -4,6 +4,7 @@
  */
 export * from './a2a/index.js';
 export * from './agent/index.js';
+export * from './consistency/index.js';
 export * from './errors/index.js';
 export * from './flow/index.js';
 export * from './hitl/index.js';

@@ -10,17 +10,20 @@ import type { PlanOptions } from '../plan/index.js';
 import type { DisplayFrame } from '../respond/index.js';
 import type {
   ExecutionConfig,
+  FileSnapshotSummary,
   FlowInstance,
   FlowSpec,
   Intent,
   Observation,
   PendingQuestion,
+  RollbackReport,
   StateStore,
   SuspensionRecord,
   ThreadSnapshot,
 } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
+import type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
 
 export interface AgentOptions {
   model: LanguageModelV3;
@@ -76,6 +79,11 @@ export interface AgentOptions {
   execution?: Partial<ExecutionConfig>;
   /** Remote A2A agents that plan items may delegate to with `delegate_to_agent` (when `execution.delegation`). */
   a2a?: { agents: readonly A2AAgentReference[]; limits?: Partial<A2ADelegationLimits> };
+  /**
+   * File snapshots (seed 004): the folder tools that declare `touches` may change (default the working
+   * folder) and where snapshots are kept (default `.flowstack/snapshots`).
+   */
+  files?: AgentFileOptions;
 }
 
 export interface AgentTelemetryOptions {
@@ -134,6 +142,11 @@ export interface TurnResult {
   observations: Observation[];
   /** The questions the thread waits for people to answer (`agent.resume`), when there are any. */
   suspensions?: SuspensionView[];
+  /**
+   * After a turn that failed or stopped: the thread's file snapshots whose calls failed, were aborted
+   * or never finished, and that nobody has rolled back or kept yet — `agent.rollback` restores one.
+   */
+  fileSnapshots?: FileSnapshotSummary[];
 }
 
 /** A question for people as the API shows it: a `SuspensionRecord` without its internals. */
@@ -165,6 +178,8 @@ export interface ThreadView {
   messages: ConversationMessage[];
   /** Every question of the thread's waiting runs, open, answered or expired. */
   suspensions: SuspensionView[];
+  /** Snapshots of the files its tool calls changed, oldest first (`agent.rollback` restores one). */
+  fileSnapshots: FileSnapshotSummary[];
 }
 
 export interface SendOptions {
@@ -195,6 +210,13 @@ export interface Agent {
   resume(options: ResumeOptions): Promise<TurnResult>;
   /** Reads a thread; throws `ThreadNotFoundError` when there is none. */
   readThread(threadId: string): Promise<ThreadView>;
+  /**
+   * Restores the files one tool call changed, from the snapshot taken before it ran (by `snapshotId` or
+   * `callId`). Idempotent: run again, it returns the same report; interrupted, it carries on. Throws
+   * `ThreadNotFoundError`, `ThreadBusyError` (a turn is running), `InputError` or `FileSnapshotError`
+   * (unknown snapshot, path out of the root, corrupt snapshot) — having changed nothing.
+   */
+  rollback(options: RollbackOptions): Promise<RollbackReport>;
   /**
    * Listens to observations after they are saved (by thread and type), and to live progress (id 0)
    * when `progress` is set.

@@ -7,9 +7,12 @@
  *   is a final `auth_error`, and the call never runs;
  * - feedback is the call's result — the tool is not run again;
  * - an unknown outcome is what the person says: it happened (their answer is the result), it did not
- *   (the call runs once more under the same key), or it is skipped.
+ *   (the call runs once more under the same key), or it is skipped;
+ * - a failed call that changed files (seed 004) keeps its error as the result, and its files are rolled
+ *   back, kept (the run stops), or kept while the run goes on.
  * A note tells the model what people decided, and repeats of settled calls in the rest of the run are
- * answered from the settlement (see `ToolBatchContext.answered`).
+ * answered from the settlement (see `ToolBatchContext.answered`). Over 400 lines: the settlement of each
+ * kind of question stays in this one file, so that what an answer does reads in one place.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { expireSuspensions } from '../hitl/index.js';
@@ -24,6 +27,7 @@ import type {
 } from '../spec/index.js';
 import { type AnsweredCalls, executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import { stableHash } from '../util/index.js';
+import { settleFileQuestion } from './settle-file-question.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export interface ContinueSuspendedRunOptions {
@@ -74,6 +78,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
 
   const settled = new Map<string, ToolCallResult>();
   const notes: string[] = [];
+  let stopped: string | undefined;
   for (const question of suspensions) {
     if (question.kind === 'escalation') {
       const answer = question.status === 'answered' ? String(question.answer) : '(no answer)';
@@ -103,6 +108,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
     }
     settled.set(question.callId, outcome.result);
     if (outcome.note) notes.push(outcome.note);
+    if (outcome.stop) stopped = outcome.stop;
     if (outcome.remember) answered.push(outcome.remember);
     record(turn, 'tool-result', { flowId: parentId, ...outcome.result });
     observe(
@@ -112,6 +118,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
       parentId,
     );
   }
+  if (stopped !== undefined) return { kind: 'declined', reason: stopped };
   const patched = messages.map((message) =>
     message.role === 'tool' ? patchResults(message, settled) : message,
   );
@@ -126,7 +133,9 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
   );
 }
 
-type Settlement = { result: ToolCallResult; note: string; remember?: AnsweredCall } | { ask: string };
+type Settlement =
+  | { result: ToolCallResult; note: string; remember?: AnsweredCall; stop?: string }
+  | { ask: string };
 
 async function settle(
   options: ContinueSuspendedRunOptions,
@@ -136,6 +145,12 @@ async function settle(
   const { turn, parentId } = options;
   const callId = question.callId as string;
   const toolName = question.toolName as string;
+  if (question.kind === 'rollback') {
+    const settled = await settleFileQuestion(options.batch, question);
+    observeAnswer(turn, question, settled.decision, parentId);
+    await journalAnswer(options, question, settled.result);
+    return settled;
+  }
   if (question.kind === 'approval') {
     const decision: ApprovalDecision =
       question.status === 'answered'

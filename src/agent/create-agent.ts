@@ -4,6 +4,7 @@
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
+import { listFileSnapshots } from '../consistency/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
@@ -18,7 +19,7 @@ import {
 } from '../plan/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
-import type { ExecutionConfig } from '../spec/index.js';
+import type { ExecutionConfig, RollbackReport } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   createMemoryRateLimiter,
@@ -53,6 +54,7 @@ import {
 import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 import type { PlanRuntime } from './plan-run.js';
 import { recordModelCalls } from './record-model-calls.js';
+import { createFileSnapshotService, type RollbackOptions, rollbackFiles } from './rollback-files.js';
 import { routePlanMessage } from './route-plan-message.js';
 import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
@@ -109,7 +111,9 @@ export function createAgent(options: AgentOptions): Agent {
   const bus = createObservationBus();
   const owner = ids('agent');
   const persona = options.persona ?? defaultPersona;
+  const files = createFileSnapshotService(options.files);
   const toolPipeline = {
+    files,
     rateLimiter: createMemoryRateLimiter({ clock }),
     resultCache: createMemorySimulationCache({ clock }),
     simulate: createModelSimulator({
@@ -368,6 +372,13 @@ export function createAgent(options: AgentOptions): Agent {
     };
     if (pending) result.pending = pending;
     if (open.length > 0) result.suspensions = open.map(describeSuspension);
+    // A turn that stopped (a failure, the user's stop) offers to roll back what its calls left changed.
+    if (status === 'suspended' || status === 'failed') {
+      const undecided = (await listFileSnapshots(files.store, threadId)).filter(
+        (s) => s.status === 'failed' || s.status === 'taken',
+      );
+      if (undecided.length > 0) result.fileSnapshots = undecided;
+    }
     return result;
   }
 
@@ -538,13 +549,46 @@ export function createAgent(options: AgentOptions): Agent {
       snapshot: loaded.snapshot,
       messages,
       suspensions: listSuspensions(loaded.snapshot).map(describeSuspension),
+      fileSnapshots: await listFileSnapshots(files.store, threadId),
     };
+  }
+
+  /**
+   * Restores one file snapshot of the thread, holding its lease so no turn changes files meanwhile, and
+   * saves a `file-rollback` observation with the report (saved, then published).
+   */
+  async function rollback(rollbackOptions: RollbackOptions): Promise<RollbackReport> {
+    const { threadId } = rollbackOptions;
+    return holdLease(threadId, undefined, async () => {
+      const loaded = await loadOwnedThread(threadId, rollbackOptions.principal);
+      if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
+      const report = await rollbackFiles(files, { ...rollbackOptions, now: () => clock.now() });
+      const turn: TurnState = {
+        threadId,
+        turnId: ids('turn'),
+        snapshot: loaded.snapshot,
+        baseVersion: loaded.version,
+        history: [],
+        observations: [],
+        replyParts: [],
+        failed: false,
+        suspended: false,
+        clock,
+      };
+      observe(turn, 'file-rollback', {
+        ...report,
+        ...(rollbackOptions.principal !== undefined ? { by: rollbackOptions.principal } : {}),
+      });
+      await commitTurn(turn, store, bus);
+      return report;
+    });
   }
 
   return {
     send,
     resume,
     readThread,
+    rollback,
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
     close: () => store.close(),

@@ -13,3 +13,4 @@ export type {
 export { createAgent } from './create-agent.js';
 export { defaultAgentLimits } from './default-limits.js';
 export { resolveModelFromEnv } from './resolve-model-from-env.js';
+export type { AgentFileOptions, RollbackOptions } from './rollback-files.js';

@@ -142,8 +142,8 @@ describe('flowstack command line', () => {
     }
     await runCli(['run', 'flights to Oslo on 2026-12-05', '--db', path, '--thread', 'r1'], fakeIo().io);
     const rollback = fakeIo();
-    expect(await runCli(['rollback', 'r1', '--db', path], rollback.io)).toBe(exitCodes.unsupported);
-    expect(rollback.err.join('')).toContain('cannot roll back yet');
+    expect(await runCli(['rollback', 'r1', '--db', path], rollback.io)).toBe(exitCodes.notFound);
+    expect(rollback.err.join('')).toContain("thread 'r1' has no file snapshots");
   });
 
   it('serves the travel example: prints the address with a kept token, answers over HTTP, stops on SIGINT', async () => {

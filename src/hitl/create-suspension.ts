@@ -36,6 +36,8 @@ export function createSuspension(
     createdAt: options.now,
   };
   if (options.input !== undefined) record.input = options.input;
+  if (kind === 'rollback' && result.fileSnapshotId !== undefined)
+    record.fileSnapshotId = result.fileSnapshotId;
   if (options.ttlMs !== undefined && kind === 'approval') record.expiresAt = options.now + options.ttlMs;
   return record;
 }

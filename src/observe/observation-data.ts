@@ -59,6 +59,15 @@ export interface ObservationDataMap {
     input?: unknown;
   };
   resumed: Open & { suspensionId?: string; callId?: string; decision?: string };
+  /** `agent.rollback` restored a file snapshot (seed 004): the rollback report, and who asked. */
+  'file-rollback': Open & {
+    snapshotId: string;
+    callId: string;
+    toolName: string;
+    restored: string[];
+    removed: string[];
+    by?: string;
+  };
   'final-response': Open & { text: string; status: string };
   'model-stream-start': Open & { phase: string; flow?: string; provider: string; model: string };
   'model-stream-metadata': Open & { phase: string; responseId?: string; model?: string };

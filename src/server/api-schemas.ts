@@ -48,9 +48,14 @@ export const rollbackBody = z
     snapshotId: z
       .string()
       .min(1)
+      .optional()
       .describe('The file snapshot to restore (one of the thread’s fileSnapshots).'),
+    callId: z.string().min(1).optional().describe('Or the tool call whose snapshot to restore.'),
   })
-  .strict();
+  .strict()
+  .refine((body) => body.snapshotId !== undefined || body.callId !== undefined, {
+    message: 'Name the snapshot to roll back: snapshotId or callId.',
+  });
 
 const observation = z.object({
   specVersion: z.literal(1),
@@ -67,6 +72,19 @@ const flowInstance = z
   .object({ id: z.string(), name: z.string(), status: z.string(), slots: z.record(z.string(), z.unknown()) })
   .passthrough();
 
+export const fileSnapshotSchema = z.object({
+  id: z.string().describe('What /rollback restores (snapshotId).'),
+  callId: z.string(),
+  toolName: z.string(),
+  status: z
+    .string()
+    .describe(
+      'taken, committed, failed, kept, rolling-back, rolled-back, or corrupt (cannot be rolled back).',
+    ),
+  paths: z.array(z.string()).describe('The files the call declared, relative to the agent’s file root.'),
+  createdAt: z.number(),
+});
+
 export const turnResultSchema = z.object({
   threadId: z.string(),
   turnId: z.string(),
@@ -76,6 +94,10 @@ export const turnResultSchema = z.object({
   stack: z.array(flowInstance),
   pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
   observations: z.array(observation),
+  fileSnapshots: z
+    .array(fileSnapshotSchema)
+    .optional()
+    .describe('After a failed or stopped turn: snapshots of calls that did not succeed, to roll back.'),
 });
 
 export const acceptedSchema = z.object({
@@ -106,6 +128,19 @@ export const suspensionSchema = z.object({
   expiresAt: z.number().optional(),
 });
 
+export const rollbackReportSchema = z.object({
+  threadId: z.string(),
+  result: z.object({
+    snapshotId: z.string(),
+    threadId: z.string(),
+    callId: z.string(),
+    toolName: z.string(),
+    status: z.literal('rolled-back'),
+    restored: z.array(z.string()).describe('Files written back with their old bytes and mode.'),
+    removed: z.array(z.string()).describe('Files the call created, removed.'),
+  }),
+});
+
 export const threadViewSchema = z.object({
   threadId: z.string(),
   version: z.number(),
@@ -118,6 +153,7 @@ export const threadViewSchema = z.object({
   ),
   lastEventId: z.number(),
   capabilities: z.object({ resume: z.boolean(), rollback: z.boolean() }),
+  fileSnapshots: z.array(fileSnapshotSchema).optional(),
 });
 
 export const auditRecordSchema = z

@@ -49,7 +49,8 @@ describe('HTTP API', () => {
       'Oslo',
       'It is 21 °C.',
     ]);
-    expect(thread.capabilities).toEqual({ resume: true, rollback: false });
+    expect(thread.capabilities).toEqual({ resume: true, rollback: true });
+    expect(thread.fileSnapshots).toEqual([]);
     expect(thread.lastEventId).toBeGreaterThan(0);
     const observations = await (await alice(`/v1/threads/${first.threadId}/observations?after=0`)).json();
     expect(observations.observations.at(-1).id).toBe(thread.lastEventId);
@@ -91,7 +92,7 @@ describe('HTTP API', () => {
     expect((await alice('/v1/nothing-here')).status).toBe(404);
   });
 
-  it('answers an unknown suspension with 404 and rollback with 501 while the agent has none', async () => {
+  it('answers an unknown suspension or file snapshot with 404, and rollback with 501 from an agent without it', async () => {
     const { url } = await start();
     const alice = api(url, 'alice');
     const { threadId } = await (
@@ -103,8 +104,27 @@ describe('HTTP API', () => {
     });
     expect(resume.status).toBe(404);
     expect(await resume.json()).toMatchObject({ code: 'suspension_not_found', suspensionId: 's1' });
-    const rollback = await alice(`/v1/threads/${threadId}/rollback`, { method: 'POST', json: {} });
-    expect(rollback.status).toBe(501);
+    const unnamed = await alice(`/v1/threads/${threadId}/rollback`, { method: 'POST', json: {} });
+    expect(unnamed.status).toBe(400);
+    const unknown = await alice(`/v1/threads/${threadId}/rollback`, {
+      method: 'POST',
+      json: { snapshotId: 'fs_0123456789abcdef01234567' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toMatchObject({ code: 'file_snapshot_not_found' });
+
+    const { createWeatherAgent } = await import('./fixtures/server-fixture.js');
+    const { agent } = createWeatherAgent();
+    const { rollback: _rollback, ...withoutRollback } = agent;
+    const other = api((await start({ agent: withoutRollback })).url, 'alice');
+    const created = await (
+      await other('/v1/threads', { method: 'POST', json: { text: 'weather in Oslo' } })
+    ).json();
+    const refused = await other(`/v1/threads/${created.threadId}/rollback`, {
+      method: 'POST',
+      json: { snapshotId: 'fs_0123456789abcdef01234567' },
+    });
+    expect(refused.status).toBe(501);
   });
 
   it('validates approval feedback and passes it to resume', async () => {

@@ -10,6 +10,7 @@ import {
   problemSchema,
   resumeBody,
   rollbackBody,
+  rollbackReportSchema,
   sendTurnBody,
   suspensionSchema,
   threadSummarySchema,
@@ -205,8 +206,11 @@ export function createOpenApiDocument(
           parameters: [threadId],
           requestBody: { required: true, content: json(schemaOf(rollbackBody)) },
           responses: {
-            '200': { description: 'Rolled back', content: json({ type: 'object' }) },
-            ...problems(400, 401, 404, 501),
+            '200': {
+              description: 'Rolled back (the same report when run again)',
+              content: json(schemaOf(rollbackReportSchema)),
+            },
+            ...problems(400, 401, 404, 409, 501),
           },
         },
       },

@@ -33,6 +33,10 @@ const statusByCode: Record<string, number> = {
   configuration: 500,
   store_closed: 503,
   store_not_found: 404,
+  file_snapshot_not_found: 404,
+  file_snapshot_outside_root: 409,
+  file_snapshot_not_a_file: 409,
+  file_snapshot_corrupt: 409,
 };
 
 const titles: Record<number, string> = {

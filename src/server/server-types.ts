@@ -1,9 +1,9 @@
 /**
  * What the HTTP server is made of: the agent it serves, how it authenticates, and its bounds.
  */
-import type { Agent, ResumeOptions } from '../agent/index.js';
+import type { Agent, ResumeOptions, RollbackOptions } from '../agent/index.js';
 
-export type { ResumeOptions };
+export type { ResumeOptions, RollbackOptions };
 
 import type { SubscribeObservations } from '../observe/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
@@ -11,19 +11,11 @@ import type { Authenticate } from './auth/create-token-auth.js';
 import type { TokenTable } from './auth/parse-token-list.js';
 import type { TurnRunner } from './turn-runner.js';
 
-/** Restoring the files of one snapshot a thread's failed or aborted work left (DESIGN.md §6). */
-export interface RollbackOptions {
-  threadId: string;
-  /** One of the thread's file snapshots (`readThread(id).fileSnapshots`). */
-  snapshotId: string;
-  principal?: string;
-}
-
 /**
- * The agent as the server uses it. `rollback` comes with file snapshots; an agent without it answers
- * 501 on the rollback route.
+ * The agent as the server uses it. `createAgent`'s agents roll back file snapshots; another agent (a
+ * stand-in, a proxy) may leave `rollback` out, and the rollback route then answers 501.
  */
-export type ServerAgent = Agent & {
+export type ServerAgent = Omit<Agent, 'rollback'> & {
   rollback?: (options: RollbackOptions) => Promise<unknown>;
 };
 

@@ -27,7 +27,15 @@ function agentWithDurability() {
     },
     rollback: async (options) => {
       rolledBack.push(options);
-      return { snapshotId: options.snapshotId, restored: [], deleted: [], unchanged: [] };
+      return {
+        snapshotId: options.snapshotId ?? '',
+        threadId: options.threadId,
+        callId: 'c1',
+        toolName: 'edit_files',
+        status: 'rolled-back' as const,
+        restored: [],
+        removed: [],
+      };
     },
   };
   return { agent: durable, resumed, rolledBack };

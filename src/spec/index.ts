@@ -1,4 +1,5 @@
 export type * from './approval-lookup-spec.js';
+export type * from './file-snapshot-spec.js';
 export type * from './flow-spec.js';
 export type * from './hitl-spec.js';
 export type * from './json-schema.js';

@@ -5,6 +5,8 @@
  * An observation with `id` 0 is live progress (a model call starting or ending, a tool running): it is
  * published as it happens, never stored and never replayed; the stored record of the same work follows
  * with the turn's save. Subscribers ask for progress explicitly.
+ *
+ * `file-rollback` (seed 004): `agent.rollback` restored a file snapshot; its data is the rollback report.
  */
 export type ObservationType =
   | 'intent'
@@ -22,6 +24,7 @@ export type ObservationType =
   | 'recovery'
   | 'suspended'
   | 'resumed'
+  | 'file-rollback'
   | 'final-response'
   | 'model-stream-start'
   | 'model-stream-metadata'

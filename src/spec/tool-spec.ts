@@ -2,6 +2,7 @@
  * The data-only contract of a tool, version 1. Tool definitions in code (`defineTool`) and manifest
  * files both produce this shape; the safety pipeline reads nothing else.
  */
+import type { FileTouchSpec } from './file-snapshot-spec.js';
 import type { BlockingToolSpec, FeedbackSchema } from './hitl-spec.js';
 import type { JsonSchema } from './json-schema.js';
 
@@ -60,6 +61,11 @@ export interface ToolSpecV1 {
    * against `feedback`, is the call's result. The tool's `execute` is never run.
    */
   blocking?: BlockingToolSpec;
+  /**
+   * The arguments that name the files a call changes (seed 004 state consistency): before the call
+   * runs, those files are snapshotted; if it fails, a person may roll them back.
+   */
+  touches?: FileTouchSpec;
 }
 
 export type ToolSpec = ToolSpecV1;
@@ -86,9 +92,10 @@ export interface ToolError {
 /**
  * Why a call waits for a human. `approval`: the safety pipeline needs a yes before the call runs;
  * `feedback`: the tool asks the user, whose answer is its result; `outcome_unknown`: the call started
- * before an interruption and left no result, and its tool cannot tell what happened.
+ * before an interruption and left no result, and its tool cannot tell what happened; `rollback`: the call
+ * failed after changing files it declared, and a person chooses to roll back, keep or continue.
  */
-export type ToolSuspensionKind = 'approval' | 'feedback' | 'outcome_unknown' | (string & {});
+export type ToolSuspensionKind = 'approval' | 'feedback' | 'outcome_unknown' | 'rollback' | (string & {});
 
 /** The settled result of one call, always returned (never thrown) by the pipeline. */
 export type ToolCallResult =
@@ -131,4 +138,8 @@ export type ToolCallResult =
       contextText: string;
       /** The answer the call takes (`feedback`); approvals and unknown outcomes have their own. */
       feedback?: FeedbackSchema;
+      /** `rollback`: the snapshot of the files the failed call changed. */
+      fileSnapshotId?: string;
+      /** `rollback`: the error the call failed with (its result once the person decided). */
+      failure?: ToolError;
     };

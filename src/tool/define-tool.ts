@@ -3,7 +3,13 @@
  */
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/index.js';
-import type { BlockingToolSpec, CapabilityLevel, JsonSchema, RateLimitSpec } from '../spec/index.js';
+import type {
+  BlockingToolSpec,
+  CapabilityLevel,
+  FileTouchSpec,
+  JsonSchema,
+  RateLimitSpec,
+} from '../spec/index.js';
 import { checkToolSpec } from './internal/check-tool-spec.js';
 import { toolDefaults } from './tool-defaults.js';
 import type { ToolDefinition, ToolExecutionContext } from './tool-definition.js';
@@ -31,6 +37,11 @@ export interface DefineToolOptions<Input, Output> {
   maxRetries?: number;
   rateLimit?: RateLimitSpec;
   cacheTtlMs?: number;
+  /**
+   * The arguments that name the files a call changes (keys joined by dots, `*` for every element):
+   * they are snapshotted before each call, and a failed call's changes can be rolled back.
+   */
+  touches?: FileTouchSpec;
   /** May run concurrently with other calls of the same model step (default: `idempotent`). */
   parallel?: boolean;
   reconcile?: ToolDefinition<Input, Output>['reconcile'];
@@ -72,6 +83,7 @@ export function defineTool<Input, Output>(
     execute: options.execute ?? neverRun(options.name),
   };
   if (options.blocking) tool.blocking = options.blocking;
+  if (options.touches) tool.touches = options.touches;
   if (options.output !== undefined)
     tool.outputSchema = toJsonSchema('output', options.output, conversionProblems);
   if (options.rateLimit) tool.rateLimit = options.rateLimit;

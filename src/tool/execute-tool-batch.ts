@@ -19,6 +19,7 @@ import { resolveTool } from './stages/resolve-tool.js';
 import { retryCall } from './stages/retry-call.js';
 import { reuseCachedResult } from './stages/reuse-cached-result.js';
 import { simulateCall } from './stages/simulate-call.js';
+import { snapshotFiles } from './stages/snapshot-files.js';
 import { validateInput } from './stages/validate-input.js';
 import { validateOutput } from './stages/validate-output.js';
 import type { ToolBatchContext } from './tool-batch-context.js';
@@ -31,7 +32,8 @@ import { errorResult } from './tool-results.js';
  * The stages in order, outer first. Before the call they act top-down (resolve → parse → validate →
  * replay a journaled result → audit start → capability gate → approval → cached result → rate limit →
  * simulation → a blocking tool waits for its answer →
- * journal start → retry → execute); after it bottom-up (validate output → redact → journal result →
+ * journal start → snapshot the files it declares → retry → execute); after it bottom-up (validate
+ * output → redact → a failure that changed files asks to roll back → journal result →
  * simulation attached → audit complete → cap size). docs/architecture/tool-pipeline.md draws it.
  */
 export const defaultToolStages: readonly ToolStage[] = [
@@ -48,6 +50,7 @@ export const defaultToolStages: readonly ToolStage[] = [
   simulateCall,
   awaitFeedback,
   journalCall,
+  snapshotFiles,
   redactResult,
   validateOutput,
   retryCall,

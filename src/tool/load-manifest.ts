@@ -157,6 +157,7 @@ async function toSpec(
   if (merged.rateLimit) spec.rateLimit = merged.rateLimit;
   if (merged.cacheTtlMs !== undefined) spec.cacheTtlMs = merged.cacheTtlMs;
   if (entry.blocking) spec.blocking = entry.blocking as unknown as ToolSpec['blocking'] & object;
+  if (entry.touches) spec.touches = entry.touches;
   return spec;
 }
 

@@ -4,6 +4,7 @@
  * required; every service left out is either off (simulation, approvals) or has an in-process default
  * (the rate limiter), and every bound left out comes from `toolDefaults`.
  */
+import type { FileSnapshotService } from '../consistency/index.js';
 import type {
   ApprovalLookup,
   CapabilityLevel,
@@ -123,6 +124,11 @@ export interface ToolBatchContext {
    * again under the same key instead of being reported as unknown once more.
    */
   rerunKeys?: ReadonlySet<string>;
+  /**
+   * Where the files of tools that declare `touches` are snapshotted before their calls run (seed 004).
+   * Without it such a call is refused rather than run unprotected.
+   */
+  files?: FileSnapshotService;
 }
 
 /** The answers of a resumed run, looked up by the pipeline (see `ToolBatchContext.answered`). */

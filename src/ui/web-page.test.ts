@@ -205,7 +205,7 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     await page.click('#file-snapshots button[data-snapshot="snap_1"]');
     await page.waitForSelector('#rollback-result >> text=Rolled back: restored bookings.json.');
     await page.waitForSelector('#file-snapshots button[data-snapshot="snap_1"][disabled]');
-    expect(await page.textContent('#file-snapshots')).toContain('(rolled_back)');
+    expect(await page.textContent('#file-snapshots')).toContain('(rolled-back)');
   });
 
   it('asks for a token when the page has none, and the API refuses a wrong one', async () => {

@@ -20,7 +20,7 @@ export interface LiveView {
   stop(): void;
 }
 
-export function startLiveView(agent: Agent, io: CliIo, threadId: string): LiveView {
+export function startLiveView(agent: Pick<Agent, 'subscribe'>, io: CliIo, threadId: string): LiveView {
   let text = '';
   let frame = 0;
   let plan: PlanView | undefined;

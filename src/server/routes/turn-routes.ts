@@ -65,9 +65,11 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
     const body = await readJsonBody(c.req.raw, rollbackBody);
     if (!body.ok) return problemResponse(body.problem);
     try {
+      const { snapshotId, callId } = body.value;
       const result = await rollback.call(context.agent, {
         threadId,
-        snapshotId: body.value.snapshotId,
+        ...(snapshotId !== undefined ? { snapshotId } : {}),
+        ...(callId !== undefined ? { callId } : {}),
         principal,
       });
       return c.json({ threadId, result: result ?? null });

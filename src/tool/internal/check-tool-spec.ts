@@ -3,7 +3,12 @@
  * MCP server: each problem is listed, so that one load reports everything to fix.
  */
 import { feedbackJsonSchema } from '../../hitl/index.js';
-import { type BlockingToolSpec, capabilityLevels, type ToolSpec } from '../../spec/index.js';
+import {
+  type BlockingToolSpec,
+  capabilityLevels,
+  type FileTouchSpec,
+  type ToolSpec,
+} from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import { toolDefaults } from '../tool-defaults.js';
 
@@ -37,6 +42,7 @@ export function checkToolSpec(spec: ToolSpec): string[] {
   if (spec.cacheTtlMs !== undefined && !isIntegerIn(spec.cacheTtlMs, 0, Number.MAX_SAFE_INTEGER))
     problems.push('cacheTtlMs must be a non-negative integer');
   if (spec.blocking !== undefined) problems.push(...checkBlocking(spec.blocking));
+  if (spec.touches !== undefined) problems.push(...checkTouches(spec.touches));
   problems.push(...checkSchema('inputSchema', spec.inputSchema));
   const inputType = typeof spec.inputSchema === 'object' ? spec.inputSchema.type : undefined;
   if (inputType !== undefined && inputType !== 'object')
@@ -73,4 +79,18 @@ function checkBlocking(blocking: BlockingToolSpec): string[] {
   )
     return [`blocking.feedback.options must list at least one option for '${feedback.type}'`];
   return checkSchema('blocking.feedback', feedbackJsonSchema(blocking.feedback));
+}
+
+const selectorPattern = /^(\*|[^.*]+)(\.(\*|[^.*]+))*$/;
+
+/** The file-effect selectors must name at least one argument, each as keys joined by dots. */
+function checkTouches(touches: FileTouchSpec): string[] {
+  const selectors = (touches as { arguments?: unknown })?.arguments;
+  if (!Array.isArray(selectors) || selectors.length === 0)
+    return ['touches.arguments must list at least one argument that names a file'];
+  return selectors
+    .filter((s) => typeof s !== 'string' || !selectorPattern.test(s))
+    .map(
+      (s) => `touches.arguments entry '${String(s)}' must be keys joined by dots, with * for every element`,
+    );
 }

@@ -35,6 +35,8 @@ export const manifestEntrySchema = z.strictObject({
   blocking: z
     .strictObject({ feedback: z.record(z.string(), z.unknown()), prompt: z.string().optional() })
     .optional(),
+  /** The arguments naming the files a call changes: `{ arguments: ['path', 'edits.*.file'] }`. */
+  touches: z.strictObject({ arguments: z.array(z.string()) }).optional(),
   ...toolFields,
 });
 

@@ -23,6 +23,7 @@ const refreshOn = new Set([
   'clarification',
   'suspended',
   'resumed',
+  'file-rollback',
   'final-response',
   'error',
 ]);
@@ -277,7 +278,7 @@ function renderFileSnapshots(thread) {
             class: 'rollback',
             'data-snapshot': snapshot.id,
             text: 'Roll back',
-            disabled: !thread.capabilities.rollback || snapshot.status === 'rolled_back',
+            disabled: !thread.capabilities.rollback || snapshot.status === 'rolled-back',
           });
           button.addEventListener('click', () => rollback(snapshot).catch(handleError));
           const what = `${snapshot.toolName}: ${(snapshot.paths ?? []).join(', ')} (${snapshot.status})`;
@@ -297,8 +298,9 @@ async function rollback(snapshot) {
     body: { snapshotId: snapshot.id },
   });
   const report = result.result ?? {};
+  const removed = (report.removed ?? []).length > 0 ? `; removed ${report.removed.join(', ')}` : '';
   byId('rollback-result').textContent =
-    `Rolled back: restored ${(report.restored ?? []).join(', ') || 'nothing'}.`;
+    `Rolled back: restored ${(report.restored ?? []).join(', ') || 'nothing'}${removed}.`;
   scheduleRefresh();
 }
 

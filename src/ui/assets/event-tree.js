@@ -107,6 +107,8 @@ export function describeObservation(observation) {
     }
     case 'resumed':
       return `resumed (${String(d.decision ?? 'answered')})`;
+    case 'file-rollback':
+      return `rolled back ${[...(Array.isArray(d.restored) ? d.restored : []), ...(Array.isArray(d.removed) ? d.removed : [])].join(', ')}`;
     case 'final-response':
       return `answer (${String(d.status)})`;
     case 'item-status-change':

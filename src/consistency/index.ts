@@ -1,0 +1,15 @@
+export {
+  createDirectorySnapshotStore,
+  type DirectorySnapshotStoreOptions,
+} from './create-directory-snapshot-store.js';
+export { fileSnapshotIdOf, isFileSnapshotId } from './file-snapshot-id.js';
+export type { FileSnapshotService } from './file-snapshot-service.js';
+export { type FileSnapshotProgress, foldSnapshotEvents } from './fold-snapshot-events.js';
+export { listChangedFiles } from './list-changed-files.js';
+export { listFileSnapshots } from './list-file-snapshots.js';
+export { planRollback } from './plan-rollback.js';
+export { type ResolvedPath, resolveRoot, resolveWithinRoot } from './resolve-within-root.js';
+export { type RollbackFileSnapshotOptions, rollbackFileSnapshot } from './rollback-file-snapshot.js';
+export { selectTouchedPaths } from './select-touched-paths.js';
+export { type TakeFileSnapshotOptions, takeFileSnapshot } from './take-file-snapshot.js';
+export { nodeWorkspaceFiles, type WorkspaceFileInfo, type WorkspaceFiles } from './workspace-files.js';

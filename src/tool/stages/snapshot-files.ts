@@ -1,0 +1,92 @@
+import { listChangedFiles, selectTouchedPaths, takeFileSnapshot } from '../../consistency/index.js';
+import { FileSnapshotError } from '../../errors/index.js';
+import type { FileSnapshotRecord, FileTouchSpec, ToolCallResult } from '../../spec/index.js';
+import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
+import type { ToolStage } from '../tool-pipeline.js';
+import { errorResult } from '../tool-results.js';
+
+/**
+ * State consistency (seed 004, DESIGN.md §6): before a tool that declares the files it changes
+ * (`touches`) runs, those files — bytes, mode, or that they do not exist — are saved in a durable
+ * snapshot keyed by the call. The stage sits inside the journal, so a call whose result is journaled
+ * never snapshots again, and it wraps the retries, so the snapshot is of before the first attempt.
+ * After the call: success commits the snapshot (it stays listed, and can still be rolled back); a
+ * failure or an abort that left files changed becomes a `rollback` question — roll back, keep, or
+ * continue — carrying the snapshot id and the error; a failure that changed nothing is just the error.
+ * A path outside the allowed root refuses the call before it runs.
+ */
+export const snapshotFiles: ToolStage = (state, next) =>
+  state.tool?.touches ? snapshotAround(state, next) : next(state);
+
+const snapshotAround: ToolStage = async (state, next) => {
+  const { files, threadId, turnId, clock } = state.batch;
+  const tool = state.tool;
+  if (!tool) return next(state);
+  if (!files)
+    return errorResult(
+      state,
+      'server_error',
+      'This tool changes files, and no snapshot store is configured to protect them; it did not run.',
+      false,
+    );
+  let record: FileSnapshotRecord;
+  try {
+    record = await takeFileSnapshot({
+      service: files,
+      threadId,
+      turnId,
+      callId: state.request.callId,
+      toolName: tool.name,
+      idempotencyKey: idempotencyKeyOf(state),
+      paths: selectTouchedPaths(tool.touches as FileTouchSpec, state.input),
+      now: clock.now(),
+    });
+  } catch (error) {
+    const refused = FileSnapshotError.isInstance(error) && error.reason !== 'corrupt';
+    const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+    return errorResult(
+      state,
+      refused ? 'validation_error' : 'server_error',
+      `${detail} The files could not be snapshotted, so the call did not run.`,
+      false,
+    );
+  }
+  const result = await next(state);
+  if (result.status === 'suspended') return result;
+  // The status is a note for people: failing to write it must not turn the call's own result into an
+  // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
+  const append = (status: 'committed' | 'failed') =>
+    files.store
+      .append(threadId, record.id, { type: 'status', status, at: clock.now() })
+      .catch(() => undefined);
+  if (result.status === 'success') {
+    await append('committed');
+    return result;
+  }
+  await append('failed');
+  const changed = await listChangedFiles(files, record).catch(() => record.files.map((f) => f.path));
+  if (changed.length === 0) return result;
+  return rollbackQuestion(state, result, record, changed);
+};
+
+function rollbackQuestion(
+  state: ToolCallState,
+  failed: Extract<ToolCallResult, { status: 'error' }>,
+  record: FileSnapshotRecord,
+  changed: readonly string[],
+): ToolCallResult {
+  const name = state.request.toolName;
+  const list = state.batch.redact.text(changed.join(', '));
+  return {
+    status: 'suspended',
+    kind: 'rollback',
+    callId: state.request.callId,
+    toolName: name,
+    reason: `The call to ${name} failed after changing ${list} (${failed.error.message}). Roll back the files, keep them and stop, or keep them and continue?`,
+    argsHash: argsHashOf(state),
+    idempotencyKey: idempotencyKeyOf(state),
+    contextText: `${failed.contextText} It changed ${list} before it failed; the user decides whether to roll back.`,
+    fileSnapshotId: record.id,
+    failure: failed.error,
+  };
+}
