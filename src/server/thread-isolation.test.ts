@@ -149,12 +149,13 @@ describe('threads belong to their principal', () => {
     expect(view.suspensions.map((s) => [s.id, s.status])).toEqual([[suspensionId, 'open']]);
     expect(done).toEqual([]);
 
-    // This agent has no file snapshots: its owner is told rollback is not implemented, B only 404.
+    // The owner reaches the rollback itself (no such snapshot), B only a thread that does not exist.
     const ownRollback = await alice(`/v1/threads/${threadId}/rollback`, {
       method: 'POST',
       json: { snapshotId: 'snap_1' },
     });
-    expect(ownRollback.status).toBe(501);
+    expect(ownRollback.status).toBe(404);
+    expect((await ownRollback.json()).code).toBe('file_snapshot_not_found');
     expect(await agent.store.loadThread(threadId)).toEqual(before);
 
     // Alice answers it, once, and the transfer runs.
