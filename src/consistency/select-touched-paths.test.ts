@@ -15,6 +15,13 @@ describe('selectTouchedPaths', () => {
     ).toEqual(['a.txt', 'b.txt', 'c/d.txt', 'e.bin', 'f.txt']);
   });
 
+  it('puts the fixed paths first, then the named ones, each once', () => {
+    expect(
+      selectTouchedPaths({ paths: ['ledger.json', 'a.txt'], arguments: ['path'] }, { path: 'a.txt' }),
+    ).toEqual(['ledger.json', 'a.txt']);
+    expect(selectTouchedPaths({ paths: ['ledger.json'] }, {})).toEqual(['ledger.json']);
+  });
+
   it('ignores values that are not paths and keys inherited from the prototype', () => {
     expect(selectTouchedPaths({ arguments: ['path', 'constructor', 'toString'] }, { path: 7 })).toEqual([]);
     expect(selectTouchedPaths({ arguments: ['path'] }, 'a.txt')).toEqual([]);

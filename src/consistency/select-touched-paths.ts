@@ -1,7 +1,8 @@
 import type { FileTouchSpec } from '../spec/index.js';
 
 /**
- * The paths a call names in the arguments its tool declares (`touches.arguments`), in order, each once.
+ * The paths a call changes: the tool's fixed `touches.paths`, then those named in the arguments it
+ * declares (`touches.arguments`), in order, each once.
  * A selector is keys joined by dots; `*` stands for every element of an array or value of an object.
  * A selected string is a path, a selected array of strings is several; anything else is ignored (the
  * input schema decides what is valid).
@@ -11,8 +12,8 @@ import type { FileTouchSpec } from '../spec/index.js';
  * // → ['a.txt', 'b.txt']
  */
 export function selectTouchedPaths(spec: FileTouchSpec, input: unknown): string[] {
-  const paths: string[] = [];
-  for (const selector of spec.arguments) {
+  const paths: string[] = [...(spec.paths ?? [])];
+  for (const selector of spec.arguments ?? []) {
     for (const value of select(input, selector.split('.'))) {
       if (typeof value === 'string') paths.push(value);
       else if (Array.isArray(value)) for (const item of value) if (typeof item === 'string') paths.push(item);

@@ -6,12 +6,15 @@
  */
 
 /**
- * Which arguments of a call name the files it changes: selectors into the parsed input, keys joined by
- * dots, `*` for every element of an array (or value of an object). `['path']`, `['edits.*.file']`.
- * A selected value is a path (string) or a list of paths; paths are relative to the agent's file root.
+ * The files a call changes: arguments that name them — selectors into the parsed input, keys joined by
+ * dots, `*` for every element of an array (or value of an object), `['path']`, `['edits.*.file']`; a
+ * selected value is a path (string) or a list of paths — and fixed `paths` every call changes. Paths
+ * are relative to the agent's file root. At least one of the two is given.
  */
 export interface FileTouchSpec {
-  arguments: string[];
+  arguments?: string[];
+  /** Files every call changes whatever its arguments (a ledger, a config file), relative to the root. */
+  paths?: string[];
 }
 
 /** One file as it was before the call: its bytes (in `content`) and mode, or that it did not exist. */

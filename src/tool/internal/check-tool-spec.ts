@@ -2,6 +2,7 @@
  * The checks every tool definition passes, whether it comes from `defineTool`, a manifest file or an
  * MCP server: each problem is listed, so that one load reports everything to fix.
  */
+import { isAbsolute } from 'node:path';
 import { feedbackJsonSchema } from '../../hitl/index.js';
 import {
   type BlockingToolSpec,
@@ -83,14 +84,26 @@ function checkBlocking(blocking: BlockingToolSpec): string[] {
 
 const selectorPattern = /^(\*|[^.*]+)(\.(\*|[^.*]+))*$/;
 
-/** The file-effect selectors must name at least one argument, each as keys joined by dots. */
+/** The file effects name at least one argument (keys joined by dots) or fixed path (a relative path). */
 function checkTouches(touches: FileTouchSpec): string[] {
   const selectors = (touches as { arguments?: unknown })?.arguments;
-  if (!Array.isArray(selectors) || selectors.length === 0)
-    return ['touches.arguments must list at least one argument that names a file'];
-  return selectors
-    .filter((s) => typeof s !== 'string' || !selectorPattern.test(s))
-    .map(
-      (s) => `touches.arguments entry '${String(s)}' must be keys joined by dots, with * for every element`,
-    );
+  const paths = (touches as { paths?: unknown })?.paths;
+  const problems: string[] = [];
+  if (selectors !== undefined && !Array.isArray(selectors)) problems.push('touches.arguments must be a list');
+  if (paths !== undefined && !Array.isArray(paths)) problems.push('touches.paths must be a list');
+  const selectorList = Array.isArray(selectors) ? selectors : [];
+  const pathList = Array.isArray(paths) ? paths : [];
+  if (problems.length === 0 && selectorList.length + pathList.length === 0)
+    problems.push('touches must list at least one argument that names a file (arguments) or a file (paths)');
+  for (const s of selectorList)
+    if (typeof s !== 'string' || !selectorPattern.test(s))
+      problems.push(
+        `touches.arguments entry '${String(s)}' must be keys joined by dots, with * for every element`,
+      );
+  for (const p of pathList)
+    if (typeof p !== 'string' || p === '' || isAbsolute(p) || p.split(/[\\/]/).includes('..'))
+      problems.push(
+        `touches.paths entry '${String(p)}' must be a path relative to the file root, without '..'`,
+      );
+  return problems;
 }

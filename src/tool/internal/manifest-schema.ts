@@ -36,7 +36,9 @@ export const manifestEntrySchema = z.strictObject({
     .strictObject({ feedback: z.record(z.string(), z.unknown()), prompt: z.string().optional() })
     .optional(),
   /** The arguments naming the files a call changes: `{ arguments: ['path', 'edits.*.file'] }`. */
-  touches: z.strictObject({ arguments: z.array(z.string()) }).optional(),
+  touches: z
+    .strictObject({ arguments: z.array(z.string()).optional(), paths: z.array(z.string()).optional() })
+    .optional(),
   ...toolFields,
 });
 

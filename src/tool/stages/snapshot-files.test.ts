@@ -126,9 +126,13 @@ describe('snapshot-files stage (through executeToolBatch)', () => {
     expect(define({ arguments: ['path', 'edits.*.path'] }).touches).toEqual({
       arguments: ['path', 'edits.*.path'],
     });
+    expect(() => define({})).toThrow(ConfigurationError);
+    expect(() => define({ paths: ['../outside.json'] })).toThrow(ConfigurationError);
+    expect(() => define({ paths: ['/etc/passwd'] })).toThrow(ConfigurationError);
+    expect(define({ paths: ['ledger/bookings.json'] }).touches).toEqual({ paths: ['ledger/bookings.json'] });
   });
 
-  it('reads touches from a manifest, and refuses a manifest whose selectors are malformed', async () => {
+  it('reads touches from a manifest, and refuses a manifest whose selectors or paths are malformed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowstack-touches-'));
     const write = (touches: string) => {
       const path = join(dir, `tools-${touches.length}.yaml`);
@@ -152,7 +156,12 @@ describe('snapshot-files stage (through executeToolBatch)', () => {
     await expect(loadManifest(write('{ arguments: [] }'), { implementations })).rejects.toThrow(
       ConfigurationError,
     );
-    await expect(loadManifest(write('{ paths: [file] }'), { implementations })).rejects.toThrow();
+    const [fixed] = await loadManifest(write('{ paths: [notes/today.md] }'), { implementations });
+    expect(fixed?.touches).toEqual({ paths: ['notes/today.md'] });
+    await expect(loadManifest(write('{ paths: [../x.md] }'), { implementations })).rejects.toThrow(
+      ConfigurationError,
+    );
+    await expect(loadManifest(write('{ files: [x.md] }'), { implementations })).rejects.toThrow();
   });
 
   it('runs calls that change files one at a time, even in a parallel group', async () => {
