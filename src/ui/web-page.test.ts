@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
@@ -9,7 +9,6 @@ import { createTravelExample } from '../../examples/travel/index.js';
 import { createGate } from '../server/fixtures/server-fixture.js';
 import { createServer, type FlowstackServer } from '../server/index.js';
 import { createSqliteStore } from '../store/index.js';
-import { createPlanningStandIn } from './fixtures/planning-stand-in.js';
 import { createPlanningTravelAgent } from './fixtures/planning-travel-agent.js';
 
 const executablePath = '/usr/bin/chromium';
@@ -144,6 +143,7 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     // The real agent; its first flight search waits until the page has been looked at.
     const { agent, bookings } = createPlanningTravelAgent({
       store: createSqliteStore({ path: join(dir, 'plan.db') }),
+      ledgerDir: dir,
       wrapModel: (model) => holdFlightSearch(model, held),
     });
     cleanups.push(async () => release());
@@ -190,22 +190,31 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     await page.screenshot({ path: join(artifacts, 'web-page-5-done.png'), fullPage: true });
   });
 
-  it('rolls back a file snapshot from the page', async () => {
+  it('rolls back the booking ledger from the page: every byte as it was before the call', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
-    const base = createTravelExample({ store: createSqliteStore({ path: join(dir, 'plan.db') }), env: {} });
-    const agent = createPlanningStandIn(base.agent, () => Promise.resolve());
+    const ledger = join(dir, 'bookings.json');
+    writeFileSync(ledger, '[]\n');
+    const { agent, bookings } = createPlanningTravelAgent({
+      store: createSqliteStore({ path: join(dir, 'plan.db') }),
+      ledgerDir: dir,
+    });
     const url = await serve(agent);
     const page = await openPage(url);
     await say(page, 'Plan a trip to Lisbon and book the cheapest flight');
     await page.waitForSelector('#approval[open]');
     await page.click('#approval button[value="approve"]');
-    await page.waitForSelector('.message.assistant >> text=Booked TP1351');
+    await page.waitForSelector('.message.assistant >> text=Booked TP1351 for Ada Lovelace');
+    expect(bookings).toHaveLength(1);
+    expect(readFileSync(ledger, 'utf8')).toContain('Ada Lovelace');
 
+    await page.waitForSelector('#file-snapshots >> text=book_flight: bookings.json (committed)');
     page.on('dialog', (dialog) => void dialog.accept());
-    await page.click('#file-snapshots button[data-snapshot="snap_1"]');
+    await page.click('#file-snapshots button.rollback');
     await page.waitForSelector('#rollback-result >> text=Rolled back: restored bookings.json.');
-    await page.waitForSelector('#file-snapshots button[data-snapshot="snap_1"][disabled]');
+    await page.waitForSelector('#file-snapshots button.rollback[disabled]');
     expect(await page.textContent('#file-snapshots')).toContain('(rolled-back)');
+    expect(readFileSync(ledger, 'utf8')).toBe('[]\n');
+    await page.screenshot({ path: join(artifacts, 'web-page-6-rollback.png'), fullPage: true });
   });
 
   it('asks for a token when the page has none, and the API refuses a wrong one', async () => {
