@@ -55,12 +55,21 @@ export async function describeSchedules(queue: Queue): Promise<ScheduleEntry[]> 
   const entries: ScheduleEntry[] = [];
   for (const scheduler of await queue.getJobSchedulers()) {
     const entry = (scheduler.template?.data as { entry?: ScheduleEntry } | undefined)?.entry;
-    if (entry)
-      entries.push({
-        ...entry,
-        ...(scheduler.next !== undefined ? { nextRunAt: scheduler.next } : {}),
-        runs: Math.max(0, (scheduler.iterationCount ?? 1) - 1),
-      });
+    if (!entry) continue;
+    // BullMQ keeps a scheduler's record after its last run: it is spent when no next job waits.
+    const nextJob =
+      scheduler.next === undefined
+        ? undefined
+        : await queue.getJob(`repeat:${scheduler.key}:${scheduler.next}`);
+    const state = nextJob ? await nextJob.getState() : 'unknown';
+    const pending = state === 'delayed' || state === 'waiting' || state === 'prioritized';
+    const created = scheduler.iterationCount ?? 0;
+    if (!pending && scheduler.limit !== undefined && created >= scheduler.limit) continue;
+    entries.push({
+      ...entry,
+      ...(scheduler.next !== undefined ? { nextRunAt: scheduler.next } : {}),
+      runs: Math.max(0, created - (pending ? 1 : 0)),
+    });
   }
   for (const job of await queue.getDelayed()) {
     const entry = (job.data as { entry?: ScheduleEntry }).entry;
