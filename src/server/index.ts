@@ -22,4 +22,5 @@ export type {
   RollbackOptions,
   ServerAgent,
   ServerOptions,
+  TurnSender,
 } from './server-types.js';

@@ -10,7 +10,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { TurnResult } from '../../agent/index.js';
 import { ConfigurationError } from '../../errors/index.js';
+import { createServer } from '../../server/index.js';
 import { createMemoryStore } from '../../store/index.js';
 import { describeWithService, serviceAvailable } from '../../test/require-service.js';
 import { createOrderAgent, readOrderEffects } from './fixtures/order-domain.js';
@@ -27,7 +29,7 @@ import { createThreadOrder } from './internal/thread-order.js';
 const redisUrl = process.env.FLOWSTACK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
 const available = await serviceAvailable('redis', redisUrl);
 
-type Turn = { status: string; reply: string; turnId: string };
+type Turn = TurnResult;
 
 describe('flowstack/bullmq without its drivers or its server', () => {
   it('says what to install when bullmq is missing', async () => {
@@ -126,6 +128,37 @@ describeWithService(
       const turn = await queue.send({ threadId: 'a5', text: 'order kiwis 1' });
       expect(turn.status).toBe('completed');
       expect((await order.read('a5')).done).toBe(2);
+    });
+
+    it('lets an API server enqueue its turns: a worker runs them, the server answers with the result', async () => {
+      // The API process has the agent for reads; its turns run on the worker's agent.
+      const apiAgent = createOrderAgent({ store, effectsDir, worker: 'api' });
+      const server = createServer({
+        agent: apiAgent,
+        turns: queue,
+        auth: { tokens: new Map([['tok', 'alice']]) },
+      });
+      const { url } = await server.listen();
+      try {
+        const response = await fetch(`${url}/v1/threads`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'order melons 1' }),
+        });
+        expect(response.status).toBe(201);
+        const body = (await response.json()) as { threadId: string; reply: string; status: string };
+        expect(body).toMatchObject({ status: 'completed', reply: expect.stringContaining('Ordered melons') });
+        expect(readOrderEffects(effectsDir).filter((e) => e.item === 'melons')).toEqual([
+          expect.objectContaining({ worker: 'local' }),
+        ]);
+        // The thread belongs to the principal that sent it, through the queue too.
+        const thread = await fetch(`${url}/v1/threads/${body.threadId}`, {
+          headers: { authorization: 'Bearer tok' },
+        });
+        expect(thread.status).toBe(200);
+      } finally {
+        await server.close();
+      }
     });
 
     it('fires scheduled flows as a delayed job (once) and a job scheduler (repeating)', async () => {
