@@ -1,0 +1,100 @@
+/**
+ * `flowstack worker` and a scaled `flowstack serve`: configuration by environment, and a worker that takes
+ * a turn off the real queue and runs it on the real PostgreSQL store.
+ */
+import { randomBytes } from 'node:crypto';
+import { PassThrough, Readable } from 'node:stream';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { createTurnQueue } from '../adapters/bullmq/index.js';
+import type { TurnResult } from '../agent/index.js';
+import { describeWithService, serviceAvailable } from '../test/require-service.js';
+import type { CliIo } from './cli-io.js';
+import { exitCodes } from './exit-codes.js';
+import { runCli } from './run-cli.js';
+
+const pgUrl = process.env.FLOWSTACK_TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+const redisUrl = process.env.FLOWSTACK_TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const available = (await serviceAvailable('postgres', pgUrl)) && (await serviceAvailable('redis', redisUrl));
+
+function fakeIo(env: NodeJS.ProcessEnv = {}) {
+  const out: string[] = [];
+  const err: string[] = [];
+  let stop: () => void = () => undefined;
+  const io: CliIo = {
+    out: (text) => out.push(text),
+    err: (text) => err.push(text),
+    errWrite: (text) => err.push(text),
+    interactive: false,
+    env,
+    stdin: Readable.from([]),
+    stdout: new PassThrough(),
+    stopped: new Promise((resolve) => {
+      stop = resolve;
+    }),
+  };
+  return { io, out, err, stop: () => stop() };
+}
+
+describe('flowstack worker: configuration', () => {
+  it('asks for DATABASE_URL and REDIS_URL', async () => {
+    const run = fakeIo({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(await runCli(['worker'], run.io)).toBe(exitCodes.usage);
+    expect(run.err.join('\n')).toContain('set DATABASE_URL');
+  });
+
+  it('refuses a concurrency that is not a whole number', async () => {
+    const run = fakeIo({ DATABASE_URL: 'postgres://x@127.0.0.1:1/db', REDIS_URL: 'redis://127.0.0.1:1' });
+    expect(await runCli(['worker', '--concurrency', 'lots'], run.io)).toBe(exitCodes.usage);
+    expect(run.err.join('\n')).toContain('--concurrency');
+  });
+
+  it('serve refuses a queue without PostgreSQL, where workers could not see its threads', async () => {
+    const run = fakeIo({ REDIS_URL: 'redis://127.0.0.1:6379' });
+    expect(await runCli(['serve', '--port', '0'], run.io)).toBe(exitCodes.usage);
+    expect(run.err.join('\n')).toContain('set DATABASE_URL too');
+  });
+});
+
+describeWithService(
+  { kind: 'postgres', url: pgUrl, available, describe },
+  'flowstack worker on PostgreSQL and Redis',
+  () => {
+    const run = randomBytes(4).toString('hex');
+    const schema = `flowstack_cli_${run}`;
+    const prefix = `fscli${run}`;
+
+    afterAll(async () => {
+      const redis = new Redis(redisUrl);
+      const keys = await redis.keys(`${prefix}:*`);
+      if (keys.length > 0) await redis.del(...keys);
+      redis.disconnect();
+      const admin = new pg.Pool({ connectionString: pgUrl, max: 1 });
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    });
+
+    it('runs the example’s turns from the queue until stopped', async () => {
+      const worker = fakeIo({
+        DATABASE_URL: pgUrl,
+        REDIS_URL: redisUrl,
+        FLOWSTACK_PG_SCHEMA: schema,
+        FLOWSTACK_QUEUE_PREFIX: prefix,
+      });
+      const exited = runCli(['worker', 'travel', '--concurrency', '2'], worker.io);
+      const queue = createTurnQueue<TurnResult>({ redisUrl, prefix });
+      try {
+        const turn = await queue.send({ threadId: 'cli-1', text: 'flights to Lisbon on 2026-12-05' });
+        expect(turn.reply).toContain('Found 2 flights to Lisbon on 2026-12-05');
+      } finally {
+        worker.stop();
+        await queue.close();
+      }
+      expect(await exited).toBe(exitCodes.ok);
+      expect(worker.out.join('\n')).toMatch(
+        /flowstack worker .*: the travel example takes turns from the queue/,
+      );
+    });
+  },
+);
