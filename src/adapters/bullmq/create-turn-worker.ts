@@ -127,6 +127,7 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
         return later(job, token, orderPollMs);
       }
       let outcome: TurnJobOutcome<Result>;
+      const startedAt = performance.now();
       try {
         const result = await options.agent.send({
           threadId: data.threadId,
@@ -135,13 +136,18 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
           ...(data.principal !== undefined ? { principal: data.principal } : {}),
           ...(signal ? { signal } : {}),
         });
-        outcome = { ok: true, result, worker: name };
+        outcome = { ok: true, result, worker: name, runMs: performance.now() - startedAt };
       } catch (error) {
         if (ThreadBusyError.isInstance(error)) return later(job, token, busyRetryMs);
         const transient = !FlowstackError.isInstance(error) || transientCodes.has(error.code);
         if (transient && job.attemptsMade + 1 < (job.opts.attempts ?? 1)) throw error;
         onError(error, { id: job.id, name: job.name });
-        outcome = { ok: false, error: describeError(error), worker: name };
+        outcome = {
+          ok: false,
+          error: describeError(error),
+          worker: name,
+          runMs: performance.now() - startedAt,
+        };
       }
       const following = await opened.order.finish({
         threadId: data.threadId,

@@ -34,11 +34,11 @@ export interface TurnJobFailure {
 
 /**
  * What a turn job returns: the turn's result, or the error that ended it for good (a bad input, an
- * unknown thread), and which worker ran it.
+ * unknown thread), which worker ran it, and how long the agent took (`runMs`, without queueing).
  */
 export type TurnJobOutcome<Result> =
-  | { ok: true; result: Result; worker: string }
-  | { ok: false; error: TurnJobFailure; worker: string };
+  | { ok: true; result: Result; worker: string; runMs?: number }
+  | { ok: false; error: TurnJobFailure; worker: string; runMs?: number };
 
 /** Where the queue lives on Redis. */
 export interface TurnQueueConnection {
