@@ -186,17 +186,20 @@ async function measureIdleThreads() {
     worker: 'idle',
   });
   try {
-    for (let i = 0; i < 20; i++) await agent.send({ threadId: `warm${i}`, text: `refund w${i}` });
+    // A refund is confirmed by the user, then waits for an approval: the thread is suspended and idle.
+    const suspend = async (threadId: string, item: string) => {
+      await agent.send({ threadId, text: `refund ${item}` });
+      const turn = await agent.send({ threadId, text: 'yes' });
+      if (turn.status !== 'suspended') throw new Error(`refund turn ended ${turn.status}`);
+    };
+    for (let i = 0; i < 20; i++) await suspend(`warm${i}`, `w${i}`);
     await admin.query(`VACUUM ANALYZE`).catch(() => undefined);
     const bytesBefore = await schemaBytes();
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let i = 0; i < idleThreads; i += 20)
       await Promise.all(
-        Array.from({ length: Math.min(20, idleThreads - i) }, async (_, j) => {
-          const turn = await agent.send({ threadId: `idle${i + j}`, text: `refund r${i + j}` });
-          if (turn.status !== 'suspended') throw new Error(`refund turn ended ${turn.status}`);
-        }),
+        Array.from({ length: Math.min(20, idleThreads - i) }, (_, j) => suspend(`idle${i + j}`, `r${i + j}`)),
       );
     gc();
     const heapAfter = process.memoryUsage().heapUsed;

@@ -45,7 +45,10 @@ export interface TurnWorkerOptions<Result> extends TurnQueueConnection {
   lockDurationMs?: number;
   /** Times a job may be taken over from a dead worker before it fails. Default 3. */
   maxStalledCount?: number;
-  /** A turn whose earlier turn of the same thread is still queued looks again after this. Default 500 ms. */
+  /**
+   * A turn whose earlier turn of the same thread has not finished waits; the earlier turn's worker wakes
+   * it, and it looks again after this long in any case. Default 2 s.
+   */
   orderPollMs?: number;
   /** A turn whose thread is leased by another process (a dead one, until its lease runs out) waits this long. Default 1 s. */
   busyRetryMs?: number;
@@ -88,7 +91,7 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
   const connection = resolveConnection(options);
   const clock = options.clock ?? systemClock;
   const name = options.name ?? `${hostname()}-${process.pid}`;
-  const orderPollMs = options.orderPollMs ?? 500;
+  const orderPollMs = options.orderPollMs ?? 2_000;
   const busyRetryMs = options.busyRetryMs ?? 1_000;
   const orphanAfterMs = options.orphanAfterMs ?? 60_000;
   const lockDuration = options.lockDurationMs ?? 30_000;
@@ -124,7 +127,12 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
           await opened.order.skip({ threadId: data.threadId, seq: next.seq });
           continue;
         }
-        return later(job, token, orderPollMs);
+        // Wait for the earlier turn: its worker promotes this job when it finishes. If it finished
+        // while this job was being put back, the promotion missed it, so look once more afterwards.
+        await job.moveToDelayed(clock.now() + orderPollMs, token);
+        if ((await opened.order.read(data.threadId)).done >= data.seq - 1)
+          await job.promote().catch(() => undefined);
+        throw new DelayedError();
       }
       let outcome: TurnJobOutcome<Result>;
       const startedAt = performance.now();
