@@ -195,12 +195,14 @@ async function measureIdleThreads() {
     for (let i = 0; i < 20; i++) await suspend(`warm${i}`, `w${i}`);
     await admin.query(`VACUUM ANALYZE`).catch(() => undefined);
     const bytesBefore = await schemaBytes();
+    agent.forgetModelCalls();
     gc();
     const heapBefore = process.memoryUsage().heapUsed;
     for (let i = 0; i < idleThreads; i += 20)
       await Promise.all(
         Array.from({ length: Math.min(20, idleThreads - i) }, (_, j) => suspend(`idle${i + j}`, `r${i + j}`)),
       );
+    agent.forgetModelCalls();
     gc();
     const heapAfter = process.memoryUsage().heapUsed;
     const bytesAfter = await schemaBytes();
