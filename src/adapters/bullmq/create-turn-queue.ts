@@ -139,8 +139,17 @@ export function createTurnQueue<Result = unknown>(options: TurnQueueOptions = {}
           message: end.reason,
         });
       }
-      const outcome = end.value as TurnJobOutcome<Result>;
-      if (outcome.ok) return outcome.result;
+      const outcome = end.value as TurnJobOutcome<Result> | null | undefined;
+      if (outcome?.ok) return outcome.result;
+      if (!outcome) {
+        throw new TurnJobError({
+          jobId,
+          threadId: '',
+          remoteName: 'Error',
+          code: 'turn_failed',
+          message: `Job ${jobId} finished without a result (it was not a turn of this queue).`,
+        });
+      }
       const job = await queue.getJob(jobId);
       throw new TurnJobError({
         jobId,

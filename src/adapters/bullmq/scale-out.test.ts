@@ -192,7 +192,7 @@ describeWithService(
           expect(byItem.size).toBe(threads * turnsPerThread);
           expect(new Set(effects.map((e) => e.key)).size).toBe(effects.length);
 
-          // The dead worker's turns were taken over: some jobs stalled, and w1 ran none after its death.
+          // The dead worker's turns were taken over: jobs it held stalled and another worker finished them.
           const bull = new Queue('turns', { connection: { url: redisUrl }, prefix });
           const stalled = (await Promise.all(jobs.map((job) => bull.getJob(job.jobId)))).filter(
             (job) => (job?.stalledCounter ?? 0) > 0,

@@ -43,15 +43,16 @@ export function waitForJob(options: {
     signal?.addEventListener('abort', onAbort, { once: true });
     events.on(`completed:${jobId}`, onCompleted);
     events.on(`failed:${jobId}`, onFailed);
+    // State first, then the job: a job read before it finished would carry no return value yet.
     queue
-      .getJob(jobId)
-      .then(async (job) => {
+      .getJobState(jobId)
+      .then(async (state) => {
+        if (state !== 'completed' && state !== 'failed') return;
+        const job = await queue.getJob(jobId);
         if (!job) return;
-        const state = await job.getState();
         if (state === 'completed') finish({ state: 'completed', value: job.returnvalue });
         // A failed job may still be retried; only a job out of attempts has failed for good.
-        else if (state === 'failed' && job.finishedOn !== undefined)
-          finish({ state: 'failed', reason: job.failedReason });
+        else if (job.finishedOn !== undefined) finish({ state: 'failed', reason: job.failedReason });
       })
       .catch((error: unknown) => finish({ error }));
   });
