@@ -96,5 +96,39 @@ describeWithService(
         /flowstack worker .*: the travel example takes turns from the queue/,
       );
     });
+
+    it('serve with DATABASE_URL and REDIS_URL enqueues the turn; a worker answers it', async () => {
+      const env = {
+        DATABASE_URL: pgUrl,
+        REDIS_URL: redisUrl,
+        FLOWSTACK_PG_SCHEMA: schema,
+        FLOWSTACK_QUEUE_PREFIX: prefix,
+        FLOWSTACK_TOKENS: 'alice=token-of-alice-0123456789',
+      };
+      const worker = fakeIo(env);
+      const api = fakeIo(env);
+      const workerExited = runCli(['worker', 'travel', '--concurrency', '1'], worker.io);
+      const apiExited = runCli(['serve', 'travel', '--port', '0'], api.io);
+      try {
+        let url: string | undefined;
+        for (let i = 0; i < 200 && !url; i++) {
+          url = /at (http:\/\/\S+)/.exec(api.out.join('\n'))?.[1];
+          if (!url) await new Promise((resolve) => setTimeout(resolve, 25));
+        }
+        expect(api.err.join('\n')).toContain(`turns go to the queue '${prefix}'`);
+        const response = await fetch(`${url}/v1/threads`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer token-of-alice-0123456789', 'content-type': 'application/json' },
+          body: JSON.stringify({ text: 'flights to Porto on 2026-12-07' }),
+        });
+        expect(response.status).toBe(201);
+        expect(((await response.json()) as { reply: string }).reply).toContain('Porto');
+      } finally {
+        api.stop();
+        worker.stop();
+      }
+      expect(await apiExited).toBe(exitCodes.ok);
+      expect(await workerExited).toBe(exitCodes.ok);
+    });
   },
 );
