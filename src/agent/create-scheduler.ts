@@ -18,7 +18,7 @@ export interface SchedulingAgent {
 
 export interface InProcessSchedulerOptions {
   agent: SchedulingAgent;
-  /** Keeps the schedule; it must have `saveSchedule`, `deleteSchedule` and `listSchedules` (memory and SQLite do). */
+  /** Keeps the schedule; it must have `saveSchedule`, `deleteSchedule` and `listSchedules` (memory, SQLite and PostgreSQL do). */
   store: StateStore;
   clock?: Clock;
   /** A firing whose thread is busy is tried again after this long. Default 1 s. */
@@ -49,7 +49,7 @@ export function createScheduler(options: InProcessSchedulerOptions): InProcessSc
   const { saveSchedule, deleteSchedule, listSchedules } = store;
   if (!saveSchedule || !deleteSchedule || !listSchedules)
     throw new ConfigurationError({
-      message: `The ${store.kind} store cannot keep schedules; use the SQLite or memory store, or the BullMQ turn queue.`,
+      message: `The ${store.kind} store cannot keep schedules; use the SQLite, PostgreSQL or memory store, or the BullMQ turn queue.`,
     });
   const save = saveSchedule.bind(store);
   const remove = deleteSchedule.bind(store);
