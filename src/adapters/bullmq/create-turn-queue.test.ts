@@ -183,6 +183,12 @@ describeWithService(
       expect(readOrderEffects(effectsDir).filter((e) => e.item === 'limes')).toHaveLength(1);
       expect(readOrderEffects(effectsDir).filter((e) => e.item === 'dates')).toHaveLength(2);
       expect((await queue.listSchedules()).map((s) => s.id)).toEqual([]);
+
+      // The same one-off id scheduled again after it fired is a new firing, not a repeat of the old one.
+      await queue.schedule({ id: 'once', threadId: 'a6', text: 'order limes 2', at: Date.now() + 50 });
+      for (let i = 0; i < 200 && (await messagesOf('a6')) < 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(await messagesOf('a6')).toBe(2);
     });
   },
 );

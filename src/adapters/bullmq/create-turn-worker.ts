@@ -173,14 +173,15 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
 
     async function fireSchedule(job: Job) {
       const data = job.data as ScheduledJobData;
-      // One turn per firing, however often the job is delivered: the request id is the job's.
+      // One turn per firing, however often the job is delivered: the request id is the job's (with its
+      // creation time, since a one-off schedule's job id comes back when the same id is scheduled again).
       const enqueued = await addTurnJob({
         queue,
         order: opened.order,
         request: {
           threadId: data.threadId,
           text: data.text,
-          requestId: `scheduled.${data.scheduleId}.${job.id ?? ''}`,
+          requestId: `scheduled.${data.scheduleId}.${job.id ?? ''}.${job.timestamp}`,
           ...(data.principal !== undefined ? { principal: data.principal } : {}),
         },
         now: clock.now(),
