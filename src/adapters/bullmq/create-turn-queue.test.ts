@@ -22,6 +22,7 @@ import {
   QueueUnavailableError,
   TurnJobError,
   type TurnQueue,
+  TurnWaitTimeoutError,
   type TurnWorker,
 } from './index.js';
 import { createThreadOrder } from './internal/thread-order.js';
@@ -128,6 +129,22 @@ describeWithService(
       const turn = await queue.send({ threadId: 'a5', text: 'order kiwis 1' });
       expect(turn.status).toBe('completed');
       expect((await order.read('a5')).done).toBe(2);
+    });
+
+    it('stops waiting with a typed error naming the job’s state when no worker answers in time', async () => {
+      const idle = createTurnQueue<Turn>({ redisUrl, prefix, queueName: 'nobody-works-here' });
+      try {
+        const { jobId } = await idle.enqueue({ threadId: 'a9', text: 'order grapes 1' });
+        const error = await idle.waitFor(jobId, { timeoutMs: 100 }).catch((caught: unknown) => caught);
+        expect(TurnWaitTimeoutError.isInstance(error)).toBe(true);
+        expect(error).toMatchObject({ jobId, state: 'waiting', code: 'turn_wait_timeout' });
+        const aborted = new AbortController();
+        const waiting = idle.waitFor(jobId, { signal: aborted.signal });
+        aborted.abort(new Error('the client went away'));
+        await expect(waiting).rejects.toThrow('the client went away');
+      } finally {
+        await idle.close();
+      }
     });
 
     it('lets an API server enqueue its turns: a worker runs them, the server answers with the result', async () => {

@@ -21,3 +21,4 @@ export type {
   TurnQueueConnection,
 } from './turn-job.js';
 export { TurnJobError } from './turn-job-error.js';
+export { TurnWaitTimeoutError } from './turn-wait-timeout-error.js';

@@ -5,6 +5,7 @@
  * when `signal` aborts (the job itself goes on).
  */
 import type { Queue, QueueEvents } from 'bullmq';
+import { TurnWaitTimeoutError } from '../turn-wait-timeout-error.js';
 
 export type JobEnd = { state: 'completed'; value: unknown } | { state: 'failed'; reason: string };
 
@@ -37,10 +38,15 @@ export function waitForJob(options: {
     const onFailed = (args: { failedReason: string }) =>
       finish({ state: 'failed', reason: args.failedReason });
     const onAbort = () => finish({ error: signal?.reason });
-    const timer = setTimeout(
-      () => finish({ error: new Error(`No answer for job ${jobId} within ${options.timeoutMs} ms.`) }),
-      options.timeoutMs,
-    );
+    // Says where the job was when waiting ended, to tell a slow queue from a lost job.
+    const timer = setTimeout(() => {
+      queue
+        .getJobState(jobId)
+        .catch(() => 'unknown')
+        .then((state) =>
+          finish({ error: new TurnWaitTimeoutError({ jobId, state, timeoutMs: options.timeoutMs }) }),
+        );
+    }, options.timeoutMs);
     timer.unref?.();
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
