@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createScheduler } from '../../agent/index.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { createServer, parseTokenList, type TokenTable } from '../../server/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -90,9 +91,16 @@ export async function serveCommand(
     `  HTTP API  ${url}/v1  (OpenAPI: ${url}/v1/openapi.json)${made ? `; Authorization: Bearer ${made}` : ''}`,
   );
   io.out(`  A2A       ${url}/.well-known/agent-card.json`);
+  // Without a queue, this process fires the schedules kept in its store (ADR 0024); with one, workers do.
+  const scheduler =
+    !queue && example.agent.store.listSchedules
+      ? createScheduler({ agent: example.agent, store: example.agent.store })
+      : undefined;
+  scheduler?.start();
   io.out('Press Ctrl-C to stop.');
   await io.stopped;
   io.err('flowstack serve: stopping…');
+  await scheduler?.close();
   await server.close();
   await queue?.close();
   await example.agent.close();

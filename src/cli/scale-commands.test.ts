@@ -1,14 +1,19 @@
 /**
- * `flowstack worker` and a scaled `flowstack serve`: configuration by environment, and a worker that takes
+ * `flowstack worker` and `flowstack serve` at scale and on the embedded default: configuration by environment,
+ * schedules fired from the SQLite store, and a worker that takes
  * a turn off the real queue and runs it on the real PostgreSQL store.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTurnQueue } from '../adapters/bullmq/index.js';
 import type { TurnResult } from '../agent/index.js';
+import { createSqliteStore } from '../store/index.js';
 import { describeWithService, serviceAvailable } from '../test/require-service.js';
 import type { CliIo } from './cli-io.js';
 import { exitCodes } from './exit-codes.js';
@@ -54,6 +59,43 @@ describe('flowstack worker: configuration', () => {
     const run = fakeIo({ REDIS_URL: 'redis://127.0.0.1:6379' });
     expect(await runCli(['serve', '--port', '0'], run.io)).toBe(exitCodes.usage);
     expect(run.err.join('\n')).toContain('set DATABASE_URL too');
+  });
+});
+
+describe('flowstack serve on the embedded default', () => {
+  it('fires the schedules kept in its SQLite store', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'flowstack-serve-')), 'flowstack.db');
+    const setup = createSqliteStore({ path });
+    await setup.saveSchedule?.({
+      specVersion: 1,
+      id: 'morning-flights',
+      threadId: 'scheduled-1',
+      text: 'flights to Lisbon on 2026-12-05',
+      at: Date.now(),
+      nextRunAt: Date.now(),
+      runs: 0,
+      createdAt: Date.now(),
+    });
+    await setup.close();
+    const api = fakeIo({ FLOWSTACK_TOKENS: 'alice=token-of-alice-0123456789' });
+    const exited = runCli(['serve', 'travel', '--db', path, '--port', '0'], api.io);
+    const reader = createSqliteStore({ path });
+    try {
+      let messages = 0;
+      for (let i = 0; i < 400 && messages < 2; i++) {
+        messages = (await reader.readHistory('scheduled-1')).filter(
+          (entry) => entry.kind === 'message',
+        ).length;
+        if (messages < 2) await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      expect(messages).toBe(2);
+      // A one-off schedule is gone once it fired.
+      expect(await reader.listSchedules?.()).toEqual([]);
+    } finally {
+      api.stop();
+      await reader.close();
+    }
+    expect(await exited).toBe(exitCodes.ok);
   });
 });
 
