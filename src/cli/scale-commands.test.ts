@@ -1,7 +1,7 @@
 /**
- * `flowstack worker` and `flowstack serve` at scale and on the embedded default: configuration by environment,
- * schedules fired from the SQLite store, and a worker that takes
- * a turn off the real queue and runs it on the real PostgreSQL store.
+ * `flowstack worker` and `flowstack serve`, scaled and on the embedded default: configuration by
+ * environment, schedules fired from the SQLite store, and a worker that takes a turn off the real queue
+ * and runs it on the real PostgreSQL store.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
