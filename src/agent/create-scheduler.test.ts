@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { ConfigurationError } from '../errors/index.js';
+import { ConfigurationError, ThreadBusyError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import { createManualClock, type ManualClock } from '../loop/fixtures/manual-clock.js';
 import type { Scheduler, StateStore } from '../spec/index.js';
-import { createSqliteStore } from '../store/index.js';
+import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStepOutput } from '../test/index.js';
 import { createScheduleTool, defineTool, type ToolDefinition } from '../tool/index.js';
 import { createAgent } from './create-agent.js';
@@ -188,6 +188,44 @@ describe('createScheduler (in-process, schedule kept in the store)', () => {
       { id: 'once-more', runs: 1, nextRunAt: 1_700_000_000_000 + 2 * minute },
     ]);
     await second.agent.close();
+  });
+
+  it('tries a firing again later when its thread is busy, and reports other errors without stopping', async () => {
+    const clock = createManualClock(1_700_000_000_000);
+    const store = createMemoryStore();
+    const sent: string[] = [];
+    let busy = true;
+    const agent = {
+      send: async (options: { threadId: string; requestId: string }) => {
+        if (options.threadId === 'broken') throw new Error('the model is down');
+        if (busy) throw new ThreadBusyError({ threadId: options.threadId });
+        sent.push(options.requestId);
+        return {};
+      },
+    };
+    const errors: unknown[] = [];
+    const scheduler = createScheduler({ agent, store, clock, onFire: (event) => errors.push(event.error) });
+    await scheduler.schedule({ id: 'ping', threadId: 't', text: 'ping', at: clock.now() });
+    await scheduler.schedule({
+      id: 'bad',
+      threadId: 'broken',
+      text: 'ping',
+      everyMs: minute,
+      startAt: clock.now(),
+    });
+    // The busy one waits; the broken one is reported and goes on to its next time.
+    expect(await scheduler.runDue()).toBe(1);
+    expect(await scheduler.listSchedules()).toMatchObject([
+      { id: 'ping', runs: 0 },
+      { id: 'bad', runs: 1, nextRunAt: clock.now() + minute },
+    ]);
+    expect(String(errors.find(Boolean))).toContain('the model is down');
+    busy = false;
+    expect(await scheduler.runDue()).toBe(0);
+    clock.advance(1_000);
+    expect(await scheduler.runDue()).toBe(1);
+    expect(sent).toEqual([`scheduled.ping.${1_700_000_000_000}`]);
+    expect((await scheduler.listSchedules()).map((e) => e.id)).toEqual(['bad']);
   });
 
   it('refuses a store that cannot keep schedules, and a bad schedule, with typed errors', async () => {

@@ -6,7 +6,7 @@
  * of running it twice (docs/decisions/0024-scheduled-flows.md). With BullMQ, the turn queue is the
  * scheduler instead (`flowstack/bullmq`).
  */
-import { ConfigurationError, ThreadBusyError } from '../errors/index.js';
+import { ConfigurationError, ThreadBusyError, VersionConflictError } from '../errors/index.js';
 import type { ScheduleEntry, ScheduleRequest, Scheduler, StateStore } from '../spec/index.js';
 import { advanceScheduleEntry, createScheduleEntry } from '../store/index.js';
 import { type Clock, systemClock } from '../util/index.js';
@@ -74,7 +74,8 @@ export function createScheduler(options: InProcessSchedulerOptions): InProcessSc
       });
       options.onFire?.({ entry, result });
     } catch (error) {
-      if (ThreadBusyError.isInstance(error)) {
+      // Busy, or written by a turn of this same process meanwhile (its lease is this agent's own): later.
+      if (ThreadBusyError.isInstance(error) || VersionConflictError.isInstance(error)) {
         retryAt.set(entry.id, clock.now() + busyRetryMs);
         return false;
       }
