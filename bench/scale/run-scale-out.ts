@@ -39,6 +39,17 @@ const root = resolve(import.meta.dirname, '../..');
 const bundle = join(root, 'node_modules/.cache/flowstack/bench-turn-worker.mjs');
 const run = randomBytes(3).toString('hex');
 
+/** Idle and total CPU time of the whole machine so far (all cores). */
+function cpuTimes(): { idle: number; total: number } {
+  let idle = 0;
+  let total = 0;
+  for (const cpu of cpus()) {
+    idle += cpu.times.idle;
+    total += cpu.times.user + cpu.times.nice + cpu.times.sys + cpu.times.irq + cpu.times.idle;
+  }
+  return { idle, total };
+}
+
 const percentile = (values: number[], p: number) => {
   const sorted = [...values].sort((a, b) => a - b);
   return (
@@ -115,6 +126,7 @@ async function measureWorkers(workerCount: number) {
     }
 
     const loadLatency: number[] = [];
+    const cpuBefore = cpuTimes();
     const started = performance.now();
     await Promise.all(
       Array.from({ length: threads }, async (_, t) => {
@@ -133,6 +145,8 @@ async function measureWorkers(workerCount: number) {
       }),
     );
     const seconds = (performance.now() - started) / 1_000;
+    const cpuAfter = cpuTimes();
+    const machineBusy = 1 - (cpuAfter.idle - cpuBefore.idle) / Math.max(1, cpuAfter.total - cpuBefore.total);
 
     // Redis bytes a thread keeps once its turns are done: its order counters.
     const redis = new Redis(redisUrl);
@@ -149,6 +163,7 @@ async function measureWorkers(workerCount: number) {
       sequentialLatencyP50: percentile(latency, 50),
       loadLatencyP50: percentile(loadLatency, 50),
       loadLatencyP99: percentile(loadLatency, 99),
+      machineBusy,
       redisBytesPerThread:
         sizes.reduce<number>((sum, size) => sum + Number(size ?? 0), 0) / Math.max(1, sizes.length),
     };
@@ -260,12 +275,20 @@ const section = [
   '',
   `Each worker is a \`flowstack worker\`-style process (the order agent of the tests: a fast-path rule, a stock check and a non-idempotent order per turn, scripted model, 8 turns at a time) on one PostgreSQL store and one BullMQ queue. **Throughput**: ${threads} threads × ${turnsPerThread} turns enqueued at once (each thread's turns in order, threads at the same time), turns per second from the first enqueue to the last answer. **Overhead**: ${sequentialTurns} turns sent one at a time, each on a new thread; a turn's overhead is the client's enqueue-to-answer time minus the time the worker's agent spent on it (\`runMs\`), so it is what the queue, Redis and the per-thread order add. Latency under load includes waiting behind the thread's earlier turns and the other threads.`,
   '',
-  '| workers | turns/s | overhead p50 | overhead p99 | latency p50, one at a time | latency p50 / p99 under load | Redis bytes per thread |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+  '| workers | turns/s | machine CPU busy under load | overhead p50 | overhead p99 | latency p50, one at a time | latency p50 / p99 under load | Redis bytes per thread |',
+  '| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
   ...scaled.map(
     (row) =>
-      `| ${row.workers} | ${row.turnsPerSecond.toFixed(0)} | ${ms(row.overheadP50)} | ${ms(row.overheadP99)} | ${ms(row.sequentialLatencyP50)} | ${ms(row.loadLatencyP50)} / ${ms(row.loadLatencyP99)} | ${row.redisBytesPerThread.toFixed(0)} |`,
+      `| ${row.workers} | ${row.turnsPerSecond.toFixed(0)} | ${(row.machineBusy * 100).toFixed(0)} % | ${ms(row.overheadP50)} | ${ms(row.overheadP99)} | ${ms(row.sequentialLatencyP50)} | ${ms(row.loadLatencyP50)} / ${ms(row.loadLatencyP99)} | ${row.redisBytesPerThread.toFixed(0)} |`,
   ),
+  '',
+  (() => {
+    const [one, three] = scaled;
+    const ratio = one && three ? three.turnsPerSecond / one.turnsPerSecond : Number.NaN;
+    return ratio >= 1.2
+      ? `Three workers give ${ratio.toFixed(2)}× the throughput of one.`
+      : `Three workers give ${ratio.toFixed(2)}× the throughput of one here: PostgreSQL, Redis, the client and the workers share ${cpus().length} cores, which were already ${((one?.machineBusy ?? 0) * 100).toFixed(0)} % busy during the one-worker run (the CPU column counts every process on the machine, other work included), so the machine, not the queue, is the limit. Workers add throughput when they get cores of their own (other machines, a bigger one); the overhead the queue adds per turn is a few milliseconds either way.`;
+  })(),
   '',
   `**Memory per idle suspended thread** (${idle.threads} threads, each waiting for an approval after two turns, run in one process on PostgreSQL): ${idle.heapBytesPerThread.toFixed(0)} bytes of heap per thread left in the process that ran them (after GC, with the scripted model's own call log cleared), ${(idle.postgresBytesPerThread / 1024).toFixed(1)} KiB per thread in PostgreSQL (tables and indexes), and in Redis only the thread's order counters (the last column above). A suspended thread holds no worker, no timer and no connection: it is rows in the store until someone answers.`,
   '<!-- scale-out:end -->',
