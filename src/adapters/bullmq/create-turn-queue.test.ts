@@ -178,6 +178,18 @@ describeWithService(
       }
     });
 
+    it('runs a Schedule flow whose schedule_task call becomes a delayed job, fired as a turn later', async () => {
+      const scheduling = createOrderAgent({ store, effectsDir, worker: 'local', scheduler: queue });
+      const turn = await scheduling.send({ threadId: 'b1', text: 'reorder quinces in 100 ms' });
+      expect(turn.status).toBe('completed');
+      expect((await queue.listSchedules()).map((s) => s.id)).toContain('reorder-quinces');
+      const quinces = () => readOrderEffects(effectsDir).filter((e) => e.item === 'quinces');
+      for (let i = 0; i < 200 && quinces().length < 1; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(quinces()).toHaveLength(1);
+      expect((await queue.listSchedules()).map((s) => s.id)).not.toContain('reorder-quinces');
+    });
+
     it('fires scheduled flows as a delayed job (once) and a job scheduler (repeating)', async () => {
       const now = Date.now();
       await queue.schedule({ id: 'once', threadId: 'a6', text: 'order limes 1', at: now + 100 });
