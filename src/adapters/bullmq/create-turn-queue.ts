@@ -105,6 +105,9 @@ export function createTurnQueue<Result = unknown>(options: TurnQueueOptions = {}
       await created.waitUntilReady();
       return created;
     });
+    events.catch(() => {
+      events = undefined;
+    });
     return events;
   }
 
