@@ -3,7 +3,7 @@
  * run by run so that drift of the machine hits all of them alike, then writes `docs/benchmarks.md`
  * (and the raw figures to `bench/.tmp/results.json`).
  */
-import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FrameworkId } from './frameworks/framework.js';
@@ -125,7 +125,11 @@ async function main(): Promise<void> {
   });
   // A quick run is a smoke test: it does not replace the published figures.
   const docPath = quick ? join(tmpDir, 'benchmarks-quick.md') : join(repoDir, 'docs', 'benchmarks.md');
-  writeFileSync(docPath, await appendMicroSection(report, { quick, tmpDir, log }));
+  writeFileSync(
+    docPath,
+    (await appendMicroSection(report, { quick, tmpDir, log })) +
+      keptSection(join(repoDir, 'docs', 'benchmarks.md')),
+  );
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
   log(`wrote ${docPath} (${collected.failures.length} failed jobs)`);
 }
@@ -333,3 +337,12 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
+
+/** The "Scale-out" section is written by `npm run bench:scale` (bench/scale); a run of this bench keeps it. */
+function keptSection(path: string): string {
+  if (!existsSync(path)) return '';
+  const text = readFileSync(path, 'utf8');
+  const start = text.indexOf('<!-- scale-out:start -->');
+  const end = text.indexOf('<!-- scale-out:end -->');
+  return start >= 0 && end > start ? `\n${text.slice(start, end + '<!-- scale-out:end -->'.length)}\n` : '';
+}

@@ -11,6 +11,12 @@ export type {
   TurnStatus,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
+export {
+  createScheduler,
+  type InProcessScheduler,
+  type InProcessSchedulerOptions,
+  type SchedulingAgent,
+} from './create-scheduler.js';
 export { defaultAgentLimits } from './default-limits.js';
 export { resolveModelFromEnv } from './resolve-model-from-env.js';
 export type { AgentFileOptions, RollbackOptions } from './rollback-files.js';

@@ -9,6 +9,10 @@ export const usage = `Usage: flowstack <command> [options]
                                   --port <n> (default 3000, or $PORT)  --host <addr> (default 127.0.0.1)
                                   bearer tokens from $FLOWSTACK_TOKENS ("alice=<token>,bob=<token>") or
                                   --tokens-file <path>; without either, a token for "local" is made and kept
+                                  with DATABASE_URL threads live in PostgreSQL; with REDIS_URL turns go
+                                  to the queue and \`flowstack worker\` processes run them
+  worker [example]              take turns and scheduled flows off the queue (needs DATABASE_URL and
+                                  REDIS_URL; --concurrency <n>, default 8)
   chat [example]                talk to an example in the terminal (--thread <id> continues one)
   run [example] "<message>"     send one message and print the reply (--thread <id>, --json)
   threads                       list threads, newest first (--principal <p>, --limit <n>, --json)
@@ -46,6 +50,7 @@ export function parseCliArgs(argv: string[]) {
       answer: { type: 'string' },
       limit: { type: 'string' },
       events: { type: 'boolean' },
+      concurrency: { type: 'string' },
     },
   });
 }

@@ -13,11 +13,12 @@ import { runCommand } from './commands/run-command.js';
 import { serveCommand } from './commands/serve-command.js';
 import { showCommand } from './commands/show-command.js';
 import { threadsCommand } from './commands/threads-command.js';
+import { workerCommand } from './commands/worker-command.js';
 import type { CliExampleEntry } from './examples.js';
 import { exitCodes } from './exit-codes.js';
 import { findExample } from './internal/open-example.js';
 
-const exampleCommands = new Set(['serve', 'chat', 'run', 'demo']);
+const exampleCommands = new Set(['serve', 'chat', 'run', 'demo', 'worker']);
 const threadCommands = new Set(['show', 'approve', 'rollback']);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -59,6 +60,7 @@ async function dispatch(command: string, rest: string[], args: CliArgs, io: CliI
     if (!example) return unknownExample(io, name);
     const more = named ? rest.slice(1) : rest;
     if (command === 'serve') return serveCommand(args, io, { example, name });
+    if (command === 'worker') return workerCommand(args, io, { example, name });
     if (command === 'chat') return chatCommand(args, io, { example });
     if (command === 'demo') return demoCommand(args, io, { example });
     return runCommand(args, io, { example, text: more.join(' ') });

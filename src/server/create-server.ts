@@ -58,6 +58,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
     : [];
   const context: ServerContext = {
     agent: options.agent,
+    turns: options.turns ?? { send: (turn) => options.agent.send(turn) },
     runner,
     subscribe: (listener, subscribeOptions) => {
       const stops = sources.map((subscribe) => subscribe(listener, subscribeOptions));

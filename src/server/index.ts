@@ -23,4 +23,5 @@ export type {
   RollbackOptions,
   ServerAgent,
   ServerOptions,
+  TurnSender,
 } from './server-types.js';

@@ -1,7 +1,7 @@
 /**
  * What the HTTP server is made of: the agent it serves, how it authenticates, and its bounds.
  */
-import type { Agent, ResumeOptions, RollbackOptions } from '../agent/index.js';
+import type { Agent, ResumeOptions, RollbackOptions, SendOptions, TurnResult } from '../agent/index.js';
 
 export type { ResumeOptions, RollbackOptions };
 
@@ -19,8 +19,18 @@ export type ServerAgent = Omit<Agent, 'rollback'> & {
   rollback?: (options: RollbackOptions) => Promise<unknown>;
 };
 
+/**
+ * Where the server's turns run when not in this process: a turn queue (`createTurnQueue` of
+ * `flowstack/bullmq`) has this shape, so API processes enqueue turns and wait for a worker's answer.
+ */
+export interface TurnSender {
+  send(options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal'>): Promise<TurnResult>;
+}
+
 export interface ServerOptions {
   agent: ServerAgent;
+  /** Send new messages here instead of to `agent.send` (scale-out: a turn queue). Reads stay on the agent. */
+  turns?: TurnSender;
   /** Bearer tokens → principals, or a function that authenticates an `Authorization` header. */
   auth: { tokens: TokenTable } | { authenticate: Authenticate };
   /** Largest request body accepted, in bytes (default 256 KiB). */
@@ -72,6 +82,8 @@ export interface A2AServerOptions {
 /** Everything a route needs. */
 export interface ServerContext {
   agent: ServerAgent;
+  /** Runs a new message's turn: the agent's `send`, or the turn queue given as `turns`. */
+  turns: TurnSender;
   runner: TurnRunner;
   subscribe: SubscribeObservations;
   pollIntervalMs: number | undefined;

@@ -6,6 +6,7 @@ export type * from './json-schema.js';
 export type * from './observation.js';
 export type * from './plan-spec.js';
 export type * from './rate-limiter.js';
+export type * from './schedule-spec.js';
 export type * from './simulation-cache.js';
 export type * from './skill-outcome.js';
 export type * from './store-spec.js';

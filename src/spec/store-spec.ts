@@ -109,6 +109,8 @@ export type AuditDraft = Omit<AuditRecord, 'id' | 'outputSummary' | 'durationMs'
   durationMs?: number;
 };
 
+import type { ScheduleEntry } from './schedule-spec.js';
+
 export interface StateStoreV1 {
   readonly specVersion: 1;
   readonly kind: string;
@@ -147,6 +149,16 @@ export interface StateStoreV1 {
     durationMs: number;
   }): Promise<void>;
   readAudit(options?: { threadId?: string; limit?: number }): Promise<AuditRecord[]>;
+
+  /**
+   * Schedules of the embedded in-process scheduler (optional: a store without them cannot keep one).
+   * `saveSchedule` adds or replaces the entry with its id.
+   */
+  saveSchedule?(entry: ScheduleEntry): Promise<void>;
+  /** Removes a schedule; false when there was none. */
+  deleteSchedule?(id: string): Promise<boolean>;
+  /** Every kept schedule, soonest first. */
+  listSchedules?(): Promise<ScheduleEntry[]>;
 
   close(): Promise<void>;
 }

@@ -4,6 +4,7 @@ import type {
   HistoryEntry,
   JournalEntry,
   ObservationRow,
+  ScheduleEntry,
   StateStore,
   StoredThread,
 } from '../spec/index.js';
@@ -44,6 +45,7 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
   const leases = new Map<string, Lease>();
   const journal = new Map<string, JournalEntry>();
   const audit: AuditRecord[] = [];
+  const schedules = new Map<string, string>();
   let lastObservationId = 0;
   let closed = false;
 
@@ -213,6 +215,23 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
         }
       }
       return newestFirst;
+    },
+
+    async saveSchedule(entry) {
+      assertOpen();
+      schedules.set(entry.id, JSON.stringify(entry));
+    },
+
+    async deleteSchedule(id) {
+      assertOpen();
+      return schedules.delete(id);
+    },
+
+    async listSchedules() {
+      assertOpen();
+      return [...schedules.values()]
+        .map((data) => JSON.parse(data) as ScheduleEntry)
+        .sort((a, b) => a.nextRunAt - b.nextRunAt || a.id.localeCompare(b.id));
     },
 
     async close() {

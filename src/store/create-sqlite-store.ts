@@ -12,6 +12,7 @@ import type {
 import { assertValidCommit } from './internal/assert-valid-commit.js';
 import { dropNulls } from './internal/drop-nulls.js';
 import { openSqliteDatabase } from './internal/open-sqlite-database.js';
+import { createSqliteSchedules } from './internal/sqlite-schedules.js';
 import {
   type JournalRow,
   prepareSqliteStatements,
@@ -235,6 +236,8 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
           : statements.selectAuditOfThread.all(options.threadId, limit);
       return rows.map((row) => dropNulls<AuditRecord>(row));
     },
+
+    ...createSqliteSchedules(db, assertOpen),
 
     async close() {
       if (closed) return;

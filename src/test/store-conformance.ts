@@ -9,7 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { FlowstackError } from '../errors/index.js';
-import type { AuditDraft, HistoryDraft, JournalEntry, StateStore, ThreadCommit } from '../spec/index.js';
+import type {
+  AuditDraft,
+  HistoryDraft,
+  JournalEntry,
+  ScheduleEntry,
+  StateStore,
+  ThreadCommit,
+} from '../spec/index.js';
 
 /** What a case may do besides using the store it is given. */
 export interface StoreConformanceContext {
@@ -686,6 +693,30 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       assert.deepEqual(next.historySeqs, [2]);
       assert.ok((next.observationIds[0] ?? 0) > (first.observationIds[0] ?? 0));
       assert.ok((await reopened.appendAudit(auditDraft('t1', t0 + 1))) > auditId);
+    },
+  },
+  {
+    name: 'schedules (when the store keeps them): replaced by id, listed soonest first, deleted, kept across a reopen',
+    async run(store, context) {
+      if (!store.saveSchedule || !store.listSchedules || !store.deleteSchedule) return;
+      const entry = (id: string, nextRunAt: number): ScheduleEntry => ({
+        specVersion: 1,
+        id,
+        threadId: `thread-${id}`,
+        text: `run ${id}`,
+        everyMs: 60_000,
+        nextRunAt,
+        runs: 0,
+        createdAt: t0,
+      });
+      await store.saveSchedule(entry('b', t0 + 2));
+      await store.saveSchedule(entry('a', t0 + 5));
+      await store.saveSchedule({ ...entry('a', t0 + 1), runs: 3 });
+      assert.deepEqual(await store.listSchedules(), [{ ...entry('a', t0 + 1), runs: 3 }, entry('b', t0 + 2)]);
+      assert.equal(await store.deleteSchedule('b'), true);
+      assert.equal(await store.deleteSchedule('b'), false);
+      const after = context.reopen ? await context.reopen(store) : store;
+      assert.deepEqual(await after.listSchedules?.(), [{ ...entry('a', t0 + 1), runs: 3 }]);
     },
   },
   {

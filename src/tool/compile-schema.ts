@@ -8,6 +8,9 @@ import type { JsonSchema } from '../spec/index.js';
 
 const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
 const cache = new WeakMap<object, SchemaValidator>();
+// Ajv keeps every schema it compiled (its code scope holds them), so a schema object made afresh per turn
+// (a tool defined per skill run) must not be compiled again: equal schemas share one validator.
+const byText = new Map<string, SchemaValidator>();
 const booleanValidators = new Map<boolean, SchemaValidator>();
 
 /** Problems are Ajv's messages prefixed with the JSON pointer of the offending value. */
@@ -27,7 +30,9 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
   const hit = cache.get(schema);
   if (hit) return hit;
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
-  const validator = toValidator(ajv.compile(rest));
+  const text = JSON.stringify(rest);
+  const validator = byText.get(text) ?? toValidator(ajv.compile(rest));
+  byText.set(text, validator);
   cache.set(schema, validator);
   return validator;
 }

@@ -6,6 +6,7 @@ export {
   type MemorySimulationCacheOptions,
 } from './create-memory-simulation-cache.js';
 export { createModelSimulator, type ModelSimulatorOptions } from './create-model-simulator.js';
+export { createScheduleTool } from './create-schedule-tool.js';
 export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';

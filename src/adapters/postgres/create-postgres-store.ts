@@ -5,6 +5,7 @@ import type {
   HistoryEntry,
   JournalEntry,
   ObservationRow,
+  ScheduleEntry,
   StateStore,
   StoredThread,
   ThreadSummary,
@@ -195,6 +196,19 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     async acquireLease({ threadId, owner, ttlMs, now }) {
       const held = await query((s) => s.upsertLease, [threadId, owner, now + ttlMs, now]);
       return held.length > 0;
+    },
+
+    async saveSchedule(entry) {
+      await query((s) => s.upsertSchedule, [entry.id, entry.nextRunAt, JSON.stringify(entry)]);
+    },
+
+    async deleteSchedule(id) {
+      return (await query((s) => s.deleteSchedule, [id])).length > 0;
+    },
+
+    async listSchedules() {
+      const rows = await query<{ data: string }>((s) => s.selectSchedules, []);
+      return rows.map((row) => JSON.parse(row.data) as ScheduleEntry);
     },
 
     async releaseLease({ threadId, owner }) {

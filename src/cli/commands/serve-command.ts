@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { createScheduler } from '../../agent/index.js';
 import { ConfigurationError } from '../../errors/index.js';
 import { createServer, parseTokenList, type TokenTable } from '../../server/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -14,6 +15,7 @@ import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
 import { exitCodes } from '../exit-codes.js';
 import { defaultDbPath, openExample } from '../internal/open-example.js';
+import { openPostgresFromConfig, openQueueFromConfig, readScaleConfig } from '../internal/scale-config.js';
 
 export async function serveCommand(
   args: CliArgs,
@@ -35,9 +37,27 @@ export async function serveCommand(
     io.err(`flowstack serve: ${error.message}`);
     return exitCodes.usage;
   }
-  const example = await openExample(options.example, { db, io });
+  const config = readScaleConfig(io.env);
+  if (config.redisUrl !== undefined && config.databaseUrl === undefined) {
+    io.err(
+      'flowstack serve: REDIS_URL sends turns to workers, which keep threads in PostgreSQL: set DATABASE_URL too.',
+    );
+    return exitCodes.usage;
+  }
+  const store = config.databaseUrl
+    ? await openPostgresFromConfig({ ...config, databaseUrl: config.databaseUrl })
+    : undefined;
+  const example = await openExample(options.example, { db, io, ...(store ? { store } : {}) });
+  let queue: Awaited<ReturnType<typeof openQueueFromConfig>> | undefined;
+  try {
+    queue = config.redisUrl ? await openQueueFromConfig({ ...config, redisUrl: config.redisUrl }) : undefined;
+  } catch (error) {
+    await example.agent.close();
+    throw error;
+  }
   const server = createServer({
     agent: example.agent,
+    ...(queue ? { turns: queue } : {}),
     auth: { tokens },
     a2a: {
       name: `flowstack ${options.name}`,
@@ -51,6 +71,7 @@ export async function serveCommand(
   try {
     ({ url } = await server.listen({ port, hostname: args.values.host ?? '127.0.0.1' }));
   } catch (error) {
+    await queue?.close();
     await example.agent.close();
     const code = (error as { code?: unknown }).code;
     io.err(
@@ -58,7 +79,11 @@ export async function serveCommand(
     );
     return exitCodes.failed;
   }
-  io.err(`flowstack: model is ${example.modelDescription}; store ${db}`);
+  io.err(
+    `flowstack: model is ${example.modelDescription}; store ${store ? `postgres ${store.address} (schema ${store.schema})` : db}`,
+  );
+  if (queue)
+    io.err(`flowstack: turns go to the queue '${config.prefix}'; start workers with flowstack worker`);
   io.out(`flowstack serve: the ${options.name} example at ${url}`);
   if (made) io.out(`  web page  ${url}/#token=${made}`);
   else io.out(`  web page  ${url}/ (sign in with one of your FLOWSTACK_TOKENS)`);
@@ -66,10 +91,18 @@ export async function serveCommand(
     `  HTTP API  ${url}/v1  (OpenAPI: ${url}/v1/openapi.json)${made ? `; Authorization: Bearer ${made}` : ''}`,
   );
   io.out(`  A2A       ${url}/.well-known/agent-card.json`);
+  // Without a queue, this process fires the schedules kept in its store (ADR 0024); with one, workers do.
+  const scheduler =
+    !queue && example.agent.store.listSchedules
+      ? createScheduler({ agent: example.agent, store: example.agent.store })
+      : undefined;
+  scheduler?.start();
   io.out('Press Ctrl-C to stop.');
   await io.stopped;
   io.err('flowstack serve: stopping…');
+  await scheduler?.close();
   await server.close();
+  await queue?.close();
   await example.agent.close();
   return exitCodes.ok;
 }

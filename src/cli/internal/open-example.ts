@@ -1,6 +1,7 @@
 /**
  * Opens an example on the SQLite store the command names (default `.flowstack/flowstack.db`).
  */
+import type { StateStore } from '../../spec/index.js';
 import { createSqliteStore } from '../../store/index.js';
 import type { CliIo } from '../cli-io.js';
 import { type CliExample, type CliExampleEntry, cliExamples } from '../examples.js';
@@ -13,10 +14,10 @@ export function findExample(name: string): CliExampleEntry | undefined {
 
 export async function openExample(
   entry: CliExampleEntry,
-  options: { db?: string | undefined; io: CliIo },
+  options: { db?: string | undefined; io: CliIo; store?: StateStore },
 ): Promise<CliExample> {
   const db = options.db ?? defaultDbPath;
-  const store = createSqliteStore({ path: db });
+  const store = options.store ?? createSqliteStore({ path: db });
   try {
     return await entry.create({ store, env: options.io.env, db });
   } catch (error) {

@@ -40,7 +40,7 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
       threadId,
       principal,
       created: true,
-      run: (signal) => context.agent.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
     });
   });
 

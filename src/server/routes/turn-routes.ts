@@ -24,7 +24,7 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
       threadId,
       principal,
       created: access === 'absent',
-      run: (signal) => context.agent.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
     });
   });
 

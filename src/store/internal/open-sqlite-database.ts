@@ -2,7 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../store-error.js';
-import { createMetaTable, createTables, sqliteStoreSchemaVersion } from './sqlite-schema.js';
+import {
+  createMetaTable,
+  createSchedulesTable,
+  createTables,
+  sqliteStoreSchemaVersion,
+} from './sqlite-schema.js';
 
 /** How to open the SQLite store's database; see `SqliteStoreOptions` for what each setting trades. */
 export interface OpenSqliteOptions {
@@ -46,7 +51,11 @@ export function openSqliteDatabase(options: OpenSqliteOptions): Database.Databas
           message: `The database '${options.path}' has store schema version '${stored}', ${why}. Its tables were left untouched.`,
         });
       }
-      // Version 1 is the first schema; older schemas would be upgraded here, step by step.
+      // Older schemas are upgraded here, step by step.
+      if (version < 2) {
+        db.exec(createSchedulesTable);
+        db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+      }
     }).immediate();
     return db;
   } catch (error) {

@@ -5,13 +5,22 @@
  * `threads.history_seq` is the thread's last history seq, so that a commit numbers its rows without
  * counting the history. Times are milliseconds since the epoch, as the caller passed them.
  */
-export const sqliteStoreSchemaVersion = 1;
+export const sqliteStoreSchemaVersion = 2;
 
 export const createMetaTable = `
 CREATE TABLE IF NOT EXISTS meta (
   key TEXT PRIMARY KEY,
   value TEXT NOT NULL
 )`;
+
+/** Version 2: the in-process scheduler's schedules, one JSON entry per id. */
+export const createSchedulesTable = `
+CREATE TABLE IF NOT EXISTS schedules (
+  id TEXT PRIMARY KEY,
+  next_run_at INTEGER NOT NULL,
+  data TEXT NOT NULL
+);
+`;
 
 export const createTables = `
 CREATE TABLE IF NOT EXISTS threads (
@@ -80,4 +89,4 @@ CREATE TABLE IF NOT EXISTS audit (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS audit_by_thread ON audit (thread_id, id);
-`;
+${createSchedulesTable}`;

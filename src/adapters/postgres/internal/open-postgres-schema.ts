@@ -2,6 +2,7 @@ import { StoreError } from '../../../store/store-error.js';
 import type { PostgresConnection } from './create-postgres-connection.js';
 import {
   createMetaStatements,
+  createSchedulesStatements,
   createTableStatements,
   postgresStoreSchemaVersion,
 } from './postgres-schema.js';
@@ -65,6 +66,10 @@ export async function openPostgresSchema(
         message: `The schema '${name}' at ${options.address} has store schema version '${stored.value}', ${why}. Its tables were left untouched.`,
       });
     }
-    // Version 1 is the first schema; older schemas would be upgraded here, step by step.
+    // Older schemas are upgraded here, step by step (needs the CREATE privilege once).
+    if (version < 2) {
+      await query(createSchedulesStatements(quoted));
+      await query(`UPDATE ${quoted}.meta SET value = '2' WHERE key = 'schema_version'`);
+    }
   });
 }

@@ -10,7 +10,7 @@
  * - `thread_id` sorts byte-wise (`COLLATE "C"`), as in SQLite, so every store lists ties in one order.
  * - Times are milliseconds since the epoch (BIGINT), as the caller passed them.
  */
-export const postgresStoreSchemaVersion = 1;
+export const postgresStoreSchemaVersion = 2;
 
 /** The name of the counter row that holds the last observation id. */
 export const observationCounter = 'observation_id';
@@ -100,5 +100,16 @@ CREATE TABLE IF NOT EXISTS ${schema}.audit (
   duration_ms BIGINT,
   created_at BIGINT NOT NULL
 );
-CREATE INDEX IF NOT EXISTS audit_by_thread ON ${schema}.audit (thread_id, id);`;
+CREATE INDEX IF NOT EXISTS audit_by_thread ON ${schema}.audit (thread_id, id);
+${createSchedulesStatements(schema)}`;
+}
+
+/** Version 2: the in-process scheduler's schedules, one JSON entry per id. */
+export function createSchedulesStatements(schema: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${schema}.schedules (
+  id TEXT COLLATE "C" PRIMARY KEY,
+  next_run_at BIGINT NOT NULL,
+  data TEXT NOT NULL
+);`;
 }

@@ -81,6 +81,11 @@ export function createPostgresStatements(schema: string) {
     selectAudit: `SELECT ${auditColumns} FROM ${schema}.audit ORDER BY id DESC LIMIT $1`,
     selectAuditOfThread: `SELECT ${auditColumns} FROM ${schema}.audit WHERE thread_id = $1
       ORDER BY id DESC LIMIT $2`,
+    // $1 id, $2 next run, $3 the entry as JSON.
+    upsertSchedule: `INSERT INTO ${schema}.schedules (id, next_run_at, data) VALUES ($1, $2, $3)
+      ON CONFLICT (id) DO UPDATE SET next_run_at = excluded.next_run_at, data = excluded.data`,
+    deleteSchedule: `DELETE FROM ${schema}.schedules WHERE id = $1 RETURNING 1 AS found`,
+    selectSchedules: `SELECT data FROM ${schema}.schedules ORDER BY next_run_at, id`,
   };
 }
 
