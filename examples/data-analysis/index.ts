@@ -4,7 +4,13 @@
  * user's approval, clarifications, the staging-table fallback, and Internal flows in the background.
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type Agent, createAgent, resolveModelFromEnv, type StateStore } from '../../src/index.js';
+import {
+  type Agent,
+  createAgent,
+  type RateLimiter,
+  resolveModelFromEnv,
+  type StateStore,
+} from '../../src/index.js';
 import { type Dataset, openDataset } from './dataset.js';
 import { createDataAnalysisDemoModel } from './demo-model.js';
 import { dataAnalysisRules, loadDataAnalysisDomain } from './domain.js';
@@ -21,6 +27,8 @@ export interface DataAnalysisExample {
 export function createDataAnalysisExample(
   options: {
     store?: StateStore;
+    /** Shared by every process of a deployment (`flowstack/redis`); default: this process's own. */
+    rateLimiter?: RateLimiter;
     model?: LanguageModelV3;
     env?: NodeJS.ProcessEnv;
     /** The dataset file; `:memory:` for a private one. Defaults to `.flowstack/data-analysis.db`. */
@@ -44,6 +52,7 @@ export function createDataAnalysisExample(
     rules: dataAnalysisRules,
     ...(domain.persona ? { persona: domain.persona } : {}),
     ...(domain.description ? { domain: domain.description } : {}),
+    ...(options.rateLimiter ? { toolPipeline: { rateLimiter: options.rateLimiter } } : {}),
     ...(options.store ? { store: options.store } : {}),
     ...(options.ids ? { ids: options.ids } : {}),
     ...(options.clock ? { clock: options.clock } : {}),

@@ -7,7 +7,14 @@
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type Agent, createAgent, mcpTools, resolveModelFromEnv, type StateStore } from '../../src/index.js';
+import {
+  type Agent,
+  createAgent,
+  mcpTools,
+  type RateLimiter,
+  resolveModelFromEnv,
+  type StateStore,
+} from '../../src/index.js';
 import { createOperationsDemoModel } from './demo-model.js';
 import {
   createPostToChatTool,
@@ -30,7 +37,14 @@ export interface OperationsExample {
 }
 
 export async function createOperationsExample(
-  options: { store?: StateStore; model?: LanguageModelV3; env?: NodeJS.ProcessEnv; workspace?: string } = {},
+  options: {
+    store?: StateStore;
+    model?: LanguageModelV3;
+    env?: NodeJS.ProcessEnv;
+    workspace?: string;
+    /** Shared by every process of a deployment (`flowstack/redis`); default: this process's own. */
+    rateLimiter?: RateLimiter;
+  } = {},
 ): Promise<OperationsExample> {
   const fromEnv = options.model ? undefined : resolveModelFromEnv(options.env ?? process.env);
   const model = options.model ?? fromEnv?.model ?? createOperationsDemoModel();
@@ -59,6 +73,7 @@ export async function createOperationsExample(
     tools: [...filesystem.tools, createPostToChatTool(outbox)],
     rules: operationsRules,
     persona: 'You are an operations assistant. Be brief. Change nothing you were not asked to change.',
+    ...(options.rateLimiter ? { toolPipeline: { rateLimiter: options.rateLimiter } } : {}),
     ...(options.store ? { store: options.store } : {}),
   });
   const close = agent.close;

@@ -2,7 +2,13 @@
  * The travel desk example, ready to run: `flowstack chat travel`, `flowstack run travel "…"`.
  */
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import { type Agent, createAgent, resolveModelFromEnv, type StateStore } from '../../src/index.js';
+import {
+  type Agent,
+  createAgent,
+  type RateLimiter,
+  resolveModelFromEnv,
+  type StateStore,
+} from '../../src/index.js';
 import { createTravelDemoModel } from './demo-model.js';
 import {
   bookFlightFlow,
@@ -22,7 +28,13 @@ export interface TravelExample {
 }
 
 export function createTravelExample(
-  options: { store?: StateStore; model?: LanguageModelV3; env?: NodeJS.ProcessEnv } = {},
+  options: {
+    store?: StateStore;
+    model?: LanguageModelV3;
+    env?: NodeJS.ProcessEnv;
+    /** Shared by every process of a deployment (`flowstack/redis`); default: this process's own. */
+    rateLimiter?: RateLimiter;
+  } = {},
 ): TravelExample {
   const fromEnv = options.model ? undefined : resolveModelFromEnv(options.env ?? process.env);
   const model = options.model ?? fromEnv?.model ?? createTravelDemoModel();
@@ -43,6 +55,7 @@ export function createTravelExample(
       capabilities: { approvalFrom: 'restricted' },
       // The scripted demo model does not predict effects; a real model does (advisory simulation).
       ...(options.model || fromEnv ? {} : { simulate: undefined }),
+      ...(options.rateLimiter ? { rateLimiter: options.rateLimiter } : {}),
     },
     persona: 'You are a travel desk assistant. Be brief. Never invent flights: use the tools.',
     ...(options.store ? { store: options.store } : {}),

@@ -7,7 +7,7 @@ import { createOperationsExample } from '../../examples/operations/index.js';
 import { bookFlightFlow, searchFlightsFlow } from '../../examples/travel/domain.js';
 import { createTravelExample } from '../../examples/travel/index.js';
 import type { Agent } from '../agent/index.js';
-import type { StateStore } from '../spec/index.js';
+import type { RateLimiter, StateStore } from '../spec/index.js';
 
 export interface CliExample {
   agent: Agent;
@@ -23,6 +23,8 @@ export interface CliExampleEntry {
     store: StateStore;
     env: NodeJS.ProcessEnv;
     db: string;
+    /** A limiter shared by every process (`REDIS_URL`); default: the agent's own, in memory. */
+    rateLimiter?: RateLimiter;
   }): CliExample | Promise<CliExample>;
   /** The A2A card's skills: the user-facing flows. */
   skills: Array<{ id: string; description: string; examples?: string[] }>;
@@ -31,7 +33,8 @@ export interface CliExampleEntry {
 export const cliExamples: Record<string, CliExampleEntry> = {
   travel: {
     description: 'A travel desk: finds and books flights.',
-    create: ({ store, env }) => createTravelExample({ store, env }),
+    create: ({ store, env, rateLimiter }) =>
+      createTravelExample({ store, env, ...(rateLimiter ? { rateLimiter } : {}) }),
     skills: [searchFlightsFlow, bookFlightFlow].map((flow) => ({
       id: flow.name,
       description: flow.description,
@@ -39,8 +42,13 @@ export const cliExamples: Record<string, CliExampleEntry> = {
   },
   'data-analysis': {
     description: 'A data-analysis assistant over a bundled SQLite dataset of sales.',
-    create: ({ store, env, db }) =>
-      createDataAnalysisExample({ store, env, datasetPath: join(dirname(db), 'data-analysis.db') }),
+    create: ({ store, env, db, rateLimiter }) =>
+      createDataAnalysisExample({
+        store,
+        env,
+        datasetPath: join(dirname(db), 'data-analysis.db'),
+        ...(rateLimiter ? { rateLimiter } : {}),
+      }),
     skills: [
       { id: 'query-data', description: 'Answer a question about the data with one read-only SQL query.' },
       { id: 'make-chart', description: 'Chart a measure of the sales, grouped by region, product or month.' },
@@ -53,8 +61,13 @@ export const cliExamples: Record<string, CliExampleEntry> = {
   },
   operations: {
     description: 'An operations assistant working on files through the MCP filesystem server.',
-    create: ({ store, env, db }) =>
-      createOperationsExample({ store, env, workspace: join(dirname(db), 'operations-workspace') }),
+    create: ({ store, env, db, rateLimiter }) =>
+      createOperationsExample({
+        store,
+        env,
+        workspace: join(dirname(db), 'operations-workspace'),
+        ...(rateLimiter ? { rateLimiter } : {}),
+      }),
     skills: [
       { id: 'inspect_files', description: 'Show a file or list a folder of the workspace.' },
       { id: 'update_config', description: 'Change one setting in a configuration file.' },

@@ -149,6 +149,11 @@ describeWithService(
       };
       const worker = fakeIo(env);
       const api = fakeIo(env);
+      // What the worker publishes for the API processes' streams, read straight off Redis.
+      const listener = new Redis(redisUrl);
+      const published: string[] = [];
+      listener.on('message', (_channel: string, message: string) => published.push(message));
+      await listener.subscribe(`${prefix}:events`);
       const workerExited = runCli(['worker', 'travel', '--concurrency', '1'], worker.io);
       const apiExited = runCli(['serve', 'travel', '--port', '0'], api.io);
       try {
@@ -164,10 +169,16 @@ describeWithService(
           body: JSON.stringify({ text: 'flights to Porto on 2026-12-07' }),
         });
         expect(response.status).toBe(201);
-        expect(((await response.json()) as { reply: string }).reply).toContain('Porto');
+        const turn = (await response.json()) as { reply: string; threadId: string };
+        expect(turn.reply).toContain('Porto');
+        // The worker's events went out on the fan-out channel, the final response among them.
+        for (let i = 0; i < 200 && !published.some((m) => m.includes('final-response')); i++)
+          await new Promise((resolve) => setTimeout(resolve, 25));
+        expect(published.some((m) => m.includes(turn.threadId) && m.includes('final-response'))).toBe(true);
       } finally {
         api.stop();
         worker.stop();
+        listener.disconnect();
       }
       expect(await apiExited).toBe(exitCodes.ok);
       expect(await workerExited).toBe(exitCodes.ok);

@@ -15,7 +15,13 @@ import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
 import { exitCodes } from '../exit-codes.js';
 import { defaultDbPath, openExample } from '../internal/open-example.js';
-import { openPostgresFromConfig, openQueueFromConfig, readScaleConfig } from '../internal/scale-config.js';
+import {
+  openPostgresFromConfig,
+  openQueueFromConfig,
+  openSharedRedisParts,
+  readScaleConfig,
+  type SharedRedisParts,
+} from '../internal/scale-config.js';
 
 export async function serveCommand(
   args: CliArgs,
@@ -47,17 +53,35 @@ export async function serveCommand(
   const store = config.databaseUrl
     ? await openPostgresFromConfig({ ...config, databaseUrl: config.databaseUrl })
     : undefined;
-  const example = await openExample(options.example, { db, io, ...(store ? { store } : {}) });
+  let shared: SharedRedisParts | undefined;
+  try {
+    shared =
+      config.redisUrl && store
+        ? await openSharedRedisParts({ ...config, redisUrl: config.redisUrl }, store)
+        : undefined;
+  } catch (error) {
+    await store?.close();
+    throw error;
+  }
+  const example = await openExample(options.example, {
+    db,
+    io,
+    ...(store ? { store } : {}),
+    ...(shared ? { rateLimiter: shared.rateLimiter } : {}),
+  });
   let queue: Awaited<ReturnType<typeof openQueueFromConfig>> | undefined;
   try {
     queue = config.redisUrl ? await openQueueFromConfig({ ...config, redisUrl: config.redisUrl }) : undefined;
   } catch (error) {
+    await shared?.close();
     await example.agent.close();
     throw error;
   }
   const server = createServer({
     agent: example.agent,
     ...(queue ? { turns: queue } : {}),
+    // Streams here see the events of turns the workers run, through Redis.
+    ...(shared ? { fanout: shared.fanout } : {}),
     auth: { tokens },
     a2a: {
       name: `flowstack ${options.name}`,
@@ -72,6 +96,7 @@ export async function serveCommand(
     ({ url } = await server.listen({ port, hostname: args.values.host ?? '127.0.0.1' }));
   } catch (error) {
     await queue?.close();
+    await shared?.close();
     await example.agent.close();
     const code = (error as { code?: unknown }).code;
     io.err(
@@ -103,6 +128,7 @@ export async function serveCommand(
   await scheduler?.close();
   await server.close();
   await queue?.close();
+  await shared?.close();
   await example.agent.close();
   return exitCodes.ok;
 }

@@ -2,7 +2,8 @@
  * `flowstack worker [example]`: a worker process of a scaled deployment (DESIGN.md §7). It runs the
  * example's agent on the PostgreSQL store of `DATABASE_URL` and takes turns — and scheduled flows — off
  * the BullMQ queue of `REDIS_URL`, `--concurrency` at a time (default 8), until Ctrl-C or SIGTERM, when it
- * finishes the turns it holds and stops.
+ * finishes the turns it holds and stops. Tool rate limits are counted in Redis across every worker, and
+ * every event of its turns is published there for the API processes' streams.
  */
 import { createTurnWorker } from '../../adapters/bullmq/index.js';
 import type { CliIo } from '../cli-io.js';
@@ -10,7 +11,12 @@ import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
 import { exitCodes } from '../exit-codes.js';
 import { openExample } from '../internal/open-example.js';
-import { openPostgresFromConfig, readScaleConfig } from '../internal/scale-config.js';
+import {
+  openPostgresFromConfig,
+  openSharedRedisParts,
+  readScaleConfig,
+  type SharedRedisParts,
+} from '../internal/scale-config.js';
 
 export async function workerCommand(
   args: CliArgs,
@@ -32,7 +38,16 @@ export async function workerCommand(
     return exitCodes.usage;
   }
   const store = await openPostgresFromConfig({ ...config, databaseUrl });
-  const example = await openExample(options.example, { io, store });
+  let shared: SharedRedisParts;
+  try {
+    shared = await openSharedRedisParts({ ...config, redisUrl }, store);
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+  const example = await openExample(options.example, { io, store, rateLimiter: shared.rateLimiter });
+  // Every event of the turns run here reaches the API processes' streams through Redis.
+  const stopRelay = shared.fanout.relay(example.agent.subscribe, { progress: true });
   const worker = createTurnWorker({
     agent: example.agent,
     redisUrl,
@@ -40,10 +55,16 @@ export async function workerCommand(
     concurrency,
     onError: (error) => io.err(`flowstack worker: ${(error as Error)?.message ?? String(error)}`),
   });
+  const shutdown = async () => {
+    stopRelay();
+    await worker.close();
+    await shared.close();
+    await example.agent.close();
+  };
   try {
     await worker.ready();
   } catch (error) {
-    await example.agent.close();
+    await shutdown();
     throw error;
   }
   io.err(
@@ -54,7 +75,6 @@ export async function workerCommand(
   );
   await io.stopped;
   io.err('flowstack worker: finishing the turns it holds…');
-  await worker.close();
-  await example.agent.close();
+  await shutdown();
   return exitCodes.ok;
 }

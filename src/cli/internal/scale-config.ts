@@ -6,7 +6,14 @@
  */
 import { createTurnQueue, type TurnQueue } from '../../adapters/bullmq/index.js';
 import { createPostgresStore, type PostgresStore } from '../../adapters/postgres/index.js';
+import {
+  createRedisEventFanout,
+  createRedisRateLimiter,
+  type RedisEventFanout,
+  type RedisRateLimiter,
+} from '../../adapters/redis/index.js';
 import type { TurnResult } from '../../agent/index.js';
+import type { StateStore } from '../../spec/index.js';
 
 export interface ScaleConfig {
   databaseUrl?: string;
@@ -52,6 +59,35 @@ export async function openQueueFromConfig(
     return queue;
   } catch (error) {
     await queue.close();
+    throw error;
+  }
+}
+
+/** What the processes of one deployment share through `REDIS_URL` besides the queue (ADRs 0020, 0021). */
+export interface SharedRedisParts {
+  /** Tool rate limits counted across every worker, failing closed when Redis is down. */
+  rateLimiter: RedisRateLimiter;
+  /** Every saved event (and live progress) of a thread, seen by every API process's streams. */
+  fanout: RedisEventFanout;
+  close(): Promise<void>;
+}
+
+/** The shared rate limiter and event fan-out of `REDIS_URL`, connected. */
+export async function openSharedRedisParts(
+  config: ScaleConfig & { redisUrl: string },
+  store: StateStore,
+): Promise<SharedRedisParts> {
+  const rateLimiter = createRedisRateLimiter({ url: config.redisUrl, prefix: config.prefix });
+  const fanout = createRedisEventFanout({ url: config.redisUrl, prefix: config.prefix, store });
+  const close = async () => {
+    await fanout.close();
+    await rateLimiter.close();
+  };
+  try {
+    await fanout.ready();
+    return { rateLimiter, fanout, close };
+  } catch (error) {
+    await close();
     throw error;
   }
 }
