@@ -110,6 +110,8 @@ export function createAgent(options: AgentOptions): Agent {
   assertExecution(options.execution, 'agent');
   const bus = createObservationBus();
   const owner = ids('agent');
+  /** Threads a call of this agent holds the lease of right now. */
+  const leasedHere = new Set<string>();
   const persona = options.persona ?? defaultPersona;
   const files = createFileSnapshotService(options.files);
   const toolPipeline = {
@@ -157,8 +159,21 @@ export function createAgent(options: AgentOptions): Agent {
     work: (signal: AbortSignal) => Promise<T>,
   ): Promise<T> {
     const ttlMs = limits.leaseTtlMs;
-    const leased = await store.acquireLease({ threadId, owner, ttlMs, now: clock.now() });
-    if (!leased) throw new ThreadBusyError({ threadId });
+    // The store's lease is per agent (its owner id); two calls of this agent on one thread are told
+    // apart here, so a second concurrent turn is refused like another process's would be.
+    if (leasedHere.has(threadId)) throw new ThreadBusyError({ threadId });
+    leasedHere.add(threadId);
+    let leased: boolean;
+    try {
+      leased = await store.acquireLease({ threadId, owner, ttlMs, now: clock.now() });
+    } catch (error) {
+      leasedHere.delete(threadId);
+      throw error;
+    }
+    if (!leased) {
+      leasedHere.delete(threadId);
+      throw new ThreadBusyError({ threadId });
+    }
     const lost = new AbortController();
     const renew = setInterval(
       () => {
@@ -177,6 +192,7 @@ export function createAgent(options: AgentOptions): Agent {
       return await work(signal);
     } finally {
       clearInterval(renew);
+      leasedHere.delete(threadId);
       await store.releaseLease({ threadId, owner });
     }
   }

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { ThreadBusyError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
@@ -191,5 +192,22 @@ describe('a turn whose process died is replayed, not run again', () => {
     const events = await store.readObservations('t');
     const closed = events.map((e) => JSON.parse(e.data)).find((o) => o.data?.phase === 'resume');
     expect(closed.data.unknownOutcomes).toEqual([expect.objectContaining({ toolName: 'post_note' })]);
+  });
+});
+
+describe('one thread, one turn at a time, within one process too', () => {
+  it('refuses a second concurrent turn of the same agent on a thread with ThreadBusyError; other threads run', async () => {
+    const effects: string[] = [];
+    const held = noteModel({ hangAt: 2 });
+    const agent = agentOn(join(dir, `busy-${randomUUID()}.db`), held.model, effects);
+    void agent.send({ threadId: 'busy', text: 'Tell the team: deploy at 5' });
+    await held.hung;
+    await expect(agent.send({ threadId: 'busy', text: 'Tell the team: deploy at 6' })).rejects.toSatisfy(
+      (error) => ThreadBusyError.isInstance(error),
+    );
+    // The refused turn left nothing: no effect, the held turn's record is the thread's only one.
+    expect(effects).toEqual([]);
+    const other = await agent.send({ threadId: 'free', text: 'Tell the team: lunch' });
+    expect(other.status).toBe('completed');
   });
 });
