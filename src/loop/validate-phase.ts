@@ -93,7 +93,8 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
       work: async (signal) => {
-        const linked = linkSignals([signal, run.batch.signal]);
+        // The work's signal follows the run's already: link the batch's only when it is another one.
+        const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
         try {
           return await executeToolBatch(toRun, { ...run.batch, tools, signal: linked.signal });
         } finally {
