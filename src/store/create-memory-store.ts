@@ -180,10 +180,11 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       return entry && { ...entry };
     },
 
-    async listJournal(threadId) {
+    async listJournal(threadId, options = {}) {
       assertOpen();
+      const prefix = options.keyPrefix ?? '';
       return [...journal.values()]
-        .filter((entry) => entry.threadId === threadId)
+        .filter((entry) => entry.threadId === threadId && entry.key.startsWith(prefix))
         .sort((a, b) => a.startedAt - b.startedAt)
         .map((entry) => ({ ...entry }));
     },

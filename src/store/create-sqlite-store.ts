@@ -192,9 +192,16 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
       return readJournalRow(statements, key);
     },
 
-    async listJournal(threadId) {
+    async listJournal(threadId, options = {}) {
       assertOpen();
-      return statements.selectJournalOfThread.all(threadId).map((row) => toJournalEntry(row));
+      const prefix = options.keyPrefix;
+      if (prefix === undefined) return statements.selectJournalOfThread.all(threadId).map(toJournalEntry);
+      const end = keyRangeEnd(prefix);
+      const rows =
+        end === undefined
+          ? statements.selectJournalOfThread.all(threadId)
+          : statements.selectJournalInKeyRange.all(threadId, prefix, end);
+      return rows.filter((row) => row.key.startsWith(prefix)).map(toJournalEntry);
     },
 
     async appendAudit(record) {
@@ -247,6 +254,17 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
 /** SQLite reads a negative limit as "no limit". */
 function toLimit(limit: number | undefined): number {
   return limit === undefined ? -1 : Math.max(0, Math.floor(limit));
+}
+
+/**
+ * The first key after every key that starts with `prefix`, in SQLite's binary (UTF-8) order: the prefix
+ * with its last character raised by one. `undefined` when that is not a plain BMP character (the thread is
+ * then read and filtered).
+ */
+function keyRangeEnd(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (Number.isNaN(last) || last >= 0xd7ff) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
 function readJournalRow(statements: SqliteStatements, key: string): JournalEntry | undefined {

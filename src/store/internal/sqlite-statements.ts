@@ -49,6 +49,7 @@ export interface SqliteStatements {
   selectJournal: Database.Statement<[string], JournalRow>;
   finishJournal: Database.Statement<{ key: string; status: string; result: string; finishedAt: number }>;
   selectJournalOfThread: Database.Statement<[string], JournalRow>;
+  selectJournalInKeyRange: Database.Statement<[string, string, string], JournalRow>;
   insertAudit: Database.Statement<Row<Omit<AuditRecord, 'id'>>>;
   completeAudit: Database.Statement<{
     id: number;
@@ -120,6 +121,10 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
     ),
     selectJournalOfThread: db.prepare<[string], JournalRow>(
       `SELECT ${journalColumns} FROM journal WHERE thread_id = ? ORDER BY started_at, rowid`,
+    ),
+    // Keys in [from, to): a range of the primary key (`+thread_id` keeps the planner off the thread index).
+    selectJournalInKeyRange: db.prepare<[string, string, string], JournalRow>(
+      `SELECT ${journalColumns} FROM journal WHERE +thread_id = ? AND key >= ? AND key < ? ORDER BY started_at, rowid`,
     ),
     insertAudit: db.prepare<Row<Omit<AuditRecord, 'id'>>>(
       `INSERT INTO audit (thread_id, call_id, tool_name, capability, principal, input_summary, output_summary,
