@@ -261,6 +261,7 @@ export function createAgent(options: AgentOptions): Agent {
       clock,
       redact,
       ...(interrupted?.modelCalls ? { counters: interrupted.modelCalls } : {}),
+      fresh: interrupted === undefined,
     });
     turn.beforeCommit = () => {
       turn.snapshot.extensions = {
