@@ -87,7 +87,8 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
   }
   let stopped: StopReason | undefined;
   if (toRun.length > 0) {
-    const tools = new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
+    const tools =
+      withdrawn.size === 0 ? run.tools : new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
     const within = await awaitWithin({
       clock: run.clock,
       ...deadlines(run),

@@ -101,8 +101,9 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     return { version: actualVersion + 1, historySeqs, observationIds };
   });
 
-  const startJournal = db.transaction((entry: JournalEntry): JournalEntry => {
-    statements.insertJournal.run({
+  // No transaction around it: the insert is one statement, and a row once written is never removed.
+  const startJournal = (entry: JournalEntry): JournalEntry => {
+    const inserted = statements.insertJournal.get({
       key: entry.key,
       threadId: entry.threadId,
       callId: entry.callId,
@@ -111,9 +112,9 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
       idempotent: entry.idempotent ? 1 : 0,
       startedAt: entry.startedAt,
     });
-    // The row exists now: either just inserted or left by an earlier start with the same key.
-    return readJournalRow(statements, entry.key) as JournalEntry;
-  });
+    // Either just inserted, or left by an earlier start with the same key.
+    return inserted ? toJournalEntry(inserted) : (readJournalRow(statements, entry.key) as JournalEntry);
+  };
 
   const assertOpen = () => {
     if (closed)
@@ -173,7 +174,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
 
     async journalStart(entry) {
       assertOpen();
-      return startJournal.immediate(entry);
+      return startJournal(entry);
     },
 
     async journalFinish({ key, status, result, finishedAt }) {

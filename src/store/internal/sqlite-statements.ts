@@ -45,7 +45,7 @@ export interface SqliteStatements {
   selectObservations: Database.Statement<[string, number, number], ObservationRow>;
   upsertLease: Database.Statement<{ threadId: string; owner: string; expiresAt: number; now: number }>;
   deleteLease: Database.Statement<[string, string]>;
-  insertJournal: Database.Statement<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>>;
+  insertJournal: Database.Statement<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>;
   selectJournal: Database.Statement<[string], JournalRow>;
   finishJournal: Database.Statement<{ key: string; status: string; result: string; finishedAt: number }>;
   selectJournalOfThread: Database.Statement<[string], JournalRow>;
@@ -110,10 +110,12 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
        WHERE leases.owner = excluded.owner OR leases.expires_at <= @now`,
     ),
     deleteLease: db.prepare<[string, string]>('DELETE FROM leases WHERE thread_id = ? AND owner = ?'),
-    insertJournal: db.prepare<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>>(
+    // One statement, atomic on its own: the new row comes back; no row means the key was there already.
+    insertJournal: db.prepare<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>(
       `INSERT INTO journal (key, thread_id, call_id, tool_name, args_hash, idempotent, status, started_at)
        VALUES (@key, @threadId, @callId, @toolName, @argsHash, @idempotent, 'started', @startedAt)
-       ON CONFLICT (key) DO NOTHING`,
+       ON CONFLICT (key) DO NOTHING
+       RETURNING ${journalColumns}`,
     ),
     selectJournal: db.prepare<[string], JournalRow>(`SELECT ${journalColumns} FROM journal WHERE key = ?`),
     finishJournal: db.prepare<{ key: string; status: string; result: string; finishedAt: number }>(
