@@ -96,22 +96,14 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const context = readCallContext(callOptions);
     const found = cursor.take((step) => matchesStep(step.match, context, callOptions));
     const { prompt } = callOptions;
-    // `lastUser` stays a getter on the record: it is read only by tests that look at it.
-    calls.push(
-      Object.defineProperties(
-        {
-          method,
-          phase: context.phase,
-          flow: context.flow,
-          toolNames: context.toolNames,
-          prompt,
-          options: callOptions,
-          stepIndex: found?.index,
-          label: found?.step.label,
-        },
-        { lastUser: { enumerable: true, get: () => context.lastUser } },
-      ) as ScriptedCall,
-    );
+    calls.push({
+      method,
+      ...context,
+      prompt,
+      options: callOptions,
+      stepIndex: found?.index,
+      label: found?.step.label,
+    });
     if (found === undefined) {
       const pendingSteps = cursor.pending().map(({ step, index }) => describeStep(step, index));
       throw new ScriptExhaustedError({

@@ -12,6 +12,6 @@ export function matchesStep(
   if (match === undefined) return true;
   if (match.phase !== undefined && match.phase !== context.phase) return false;
   if (match.flow !== undefined && match.flow !== context.flow) return false;
-  if (match.lastUser !== undefined && !matchesText(match.lastUser, context.lastUser)) return false;
+  if (!matchesText(match.lastUser, context.lastUser)) return false;
   return match.prompt === undefined || match.prompt(options);
 }

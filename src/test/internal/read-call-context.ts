@@ -8,21 +8,13 @@ export interface CallContext {
   toolNames: string[];
 }
 
-/**
- * Reads phase and flow from `providerOptions.flowstack`, the last user text and the offered tools. The
- * last user text is read when first asked for (an enumerable getter): finding it walks back through the
- * prompt, which in a long skill run is mostly tool calls and results.
- */
+/** Reads phase and flow from `providerOptions.flowstack`, the last user text and the offered tools. */
 export function readCallContext(options: LanguageModelV3CallOptions): CallContext {
   const flowstack = options.providerOptions?.flowstack;
-  let lastUser: { text: string | undefined } | undefined;
   return {
     phase: typeof flowstack?.phase === 'string' ? flowstack.phase : undefined,
     flow: typeof flowstack?.flow === 'string' ? flowstack.flow : undefined,
-    get lastUser() {
-      lastUser ??= { text: readLastUserText(options.prompt) };
-      return lastUser.text;
-    },
+    lastUser: readLastUserText(options.prompt),
     toolNames: (options.tools ?? []).map((tool) => tool.name),
   };
 }
