@@ -74,7 +74,7 @@ export const gaps = {
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it, and the SQLite statements run for the first time. The snapshot ' +
     "schema's parser and the secret scanner are now built when the agent is created, and the component tools' " +
-    'validators when the module loads, so what remains is first execution itself, tens of milliseconds whatever ' +
+    'validators when the module loads, so what remains is first execution itself: milliseconds to tens of milliseconds whatever ' +
     'the store does. In the design (DESIGN.md §7) a crashed turn is taken over by a worker that is already running, ' +
     "which is the warm row. To close the cold figure: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) " +
     'or a V8 start-up snapshot of the loaded agent; short of that, a dry run of one turn on a memory store when the ' +
