@@ -53,6 +53,7 @@ import {
 } from './inflight-turn.js';
 import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 import type { PlanRuntime } from './plan-run.js';
+import { prepareFirstTurn } from './prepare-first-turn.js';
 import { recordModelCalls } from './record-model-calls.js';
 import { createFileSnapshotService, type RollbackOptions, rollbackFiles } from './rollback-files.js';
 import { routePlanMessage } from './route-plan-message.js';
@@ -85,6 +86,7 @@ export function createAgent(options: AgentOptions): Agent {
   });
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
+  prepareFirstTurn();
   const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
   // Plans (docs/decisions/0010-plans.md): on with `plan`, or when the domain has its own Plan flow.
   const planning =
@@ -282,6 +284,7 @@ export function createAgent(options: AgentOptions): Agent {
       clock,
       redact,
       ...(interrupted?.modelCalls ? { counters: interrupted.modelCalls } : {}),
+      fresh: interrupted === undefined,
     });
     turn.beforeCommit = () => {
       turn.snapshot.extensions = {

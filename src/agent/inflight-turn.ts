@@ -124,7 +124,7 @@ export async function unfinishedCalls(
   turnId: string,
 ): Promise<JournalEntry[]> {
   const prefix = `${threadId}:${turnId}:`;
-  return (await store.listJournal(threadId)).filter(
+  return (await store.listJournal(threadId, { keyPrefix: prefix })).filter(
     (e) => e.key.startsWith(prefix) && e.status === 'started' && e.toolName !== modelAnswerToolName,
   );
 }

@@ -49,6 +49,11 @@ export interface RecordModelCallsOptions {
   clock: Clock;
   /** Counters saved by an earlier attempt of this turn. */
   counters?: Readonly<Record<string, number>>;
+  /**
+   * The turn runs for the first time, under a new id: nothing can be recorded under it yet, so answers
+   * are not looked up (one journal read less per model call).
+   */
+  fresh?: boolean;
   /** Answers are stored redacted (DESIGN.md invariant 8). */
   redact: { text(text: string): string };
 }
@@ -67,6 +72,7 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
   };
 
   const lookup = async (key: string, fingerprint: string) => {
+    if (options.fresh) return { entry: undefined, answer: undefined };
     const entry = await store.readJournal(key);
     if (!entry?.result) return { entry, answer: undefined };
     try {

@@ -5,7 +5,6 @@
  * resolves cannot hang a skill.
  */
 import type { Clock } from '../util/index.js';
-import { linkSignals } from './internal/any-signal.js';
 
 export type StopReason = 'idle' | 'wall-time' | 'user-stop';
 
@@ -24,7 +23,14 @@ export interface AwaitWithinOptions<T> {
   work: (signal: AbortSignal) => Promise<T>;
 }
 
-/** Runs `work` and waits for it, or for the idle or wall deadline or the user's stop, whichever comes first. */
+/** Ends the watch's sleep once the race is decided; one shared reason, so no `DOMException` is built per call. */
+const watchDone = new Error('awaitWithin: settled');
+
+/**
+ * Runs `work` and waits for it, or for the idle or wall deadline or the user's stop, whichever comes first.
+ * One `AbortController` per call (the work's signal, linked to the user's); the deadline watch uses the
+ * clock's `setTimer` when it has one, else `sleep` with a signal that is aborted once the race is decided.
+ */
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
   const { clock, signal } = options;
   if (signal?.aborted) return { status: 'stopped', reason: 'user-stop', started: false };
@@ -36,46 +42,64 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
       started: false,
     };
   const workController = new AbortController();
-  const watchController = new AbortController();
-  const linked = linkSignals([signal, workController.signal]);
-  const workSignal = linked.signal;
-  const never = new Promise<never>(() => undefined);
+  let settle!: (outcome: WithinOutcome<T>) => void;
+  const stopped = new Promise<WithinOutcome<T>>((resolve) => {
+    settle = resolve;
+  });
+  const onAbort = () => {
+    workController.abort(signal?.reason);
+    settle({ status: 'stopped', reason: 'user-stop', started: true });
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
   const work = Promise.resolve()
-    .then(() => options.work(workSignal))
+    .then(() => options.work(workController.signal))
     .then(
       (value): WithinOutcome<T> => ({ status: 'done', value }),
       (error: unknown): WithinOutcome<T> => ({ status: 'failed', error }),
     );
-  let onAbort: (() => void) | undefined;
-  const stopped = new Promise<WithinOutcome<T>>((resolve) => {
-    onAbort = () => resolve({ status: 'stopped', reason: 'user-stop', started: true });
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
-  const watch = (async (): Promise<WithinOutcome<T>> => {
-    for (;;) {
-      // A clock whose sleep ignores the abort must not keep this loop spinning after the race.
-      if (watchController.signal.aborted) return never;
-      const now = clock.now();
-      const at = Math.min(options.idleDeadline(), options.wallDeadline);
-      if (now >= at)
-        return {
-          status: 'stopped',
-          reason: now >= options.wallDeadline ? 'wall-time' : 'idle',
-          started: true,
-        };
-      try {
-        await clock.sleep(at - now, watchController.signal);
-      } catch {
-        return never;
-      }
-    }
-  })();
-  const winner = await Promise.race([work, stopped, watch]);
-  watchController.abort();
-  if (onAbort) signal?.removeEventListener('abort', onAbort);
-  if (winner.status === 'stopped') workController.abort(new Error(`stopped: ${winner.reason}`));
-  linked.release();
+  const cancelWatch = watchDeadlines(options, settle);
+  const winner = await Promise.race([work, stopped]);
+  cancelWatch();
+  signal?.removeEventListener('abort', onAbort);
+  if (winner.status === 'stopped' && !workController.signal.aborted)
+    workController.abort(new Error(`stopped: ${winner.reason}`));
   if (winner.status === 'failed' && signal?.aborted)
     return { status: 'stopped', reason: 'user-stop', started: true };
   return winner;
+}
+
+/**
+ * Settles with `idle` or `wall-time` when the nearer deadline passes (the idle deadline is read again
+ * at every wake-up, since activity moves it). Returns the function that stops watching.
+ */
+function watchDeadlines<T>(
+  options: AwaitWithinOptions<T>,
+  settle: (outcome: WithinOutcome<T>) => void,
+): () => void {
+  const { clock } = options;
+  let done = false;
+  let cancelTimer: (() => void) | undefined;
+  let sleeping: AbortController | undefined;
+  const wait = (ms: number) => {
+    if (clock.setTimer) {
+      cancelTimer = clock.setTimer(ms, check);
+      return;
+    }
+    sleeping ??= new AbortController();
+    // A clock whose sleep ignores the abort must not keep this watch going after the race.
+    clock.sleep(ms, sleeping.signal).then(check, () => undefined);
+  };
+  function check() {
+    if (done) return;
+    const now = clock.now();
+    const at = Math.min(options.idleDeadline(), options.wallDeadline);
+    if (now < at) return wait(at - now);
+    settle({ status: 'stopped', reason: now >= options.wallDeadline ? 'wall-time' : 'idle', started: true });
+  }
+  check();
+  return () => {
+    done = true;
+    cancelTimer?.();
+    sleeping?.abort(watchDone);
+  };
 }

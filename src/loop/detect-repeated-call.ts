@@ -1,7 +1,7 @@
 /**
  * Loop detection (seed 004): the same tool called again and again with the same arguments will not
  * give a different answer. Calls are compared by tool name and canonical arguments, so key order and
- * whitespace do not hide a repeat. Pure: the counts live in the loop state.
+ * whitespace do not hide a repeat. The counts live in the loop state.
  */
 import { canonicalJson } from '../util/index.js';
 
@@ -21,14 +21,16 @@ export function callSignature(toolName: string, input: string): string {
 }
 
 /**
- * Counts one more call with `signature`. It is a repeat (a loop) when this call reaches `limit`
- * identical calls in the run; a limit of 0 turns detection off.
+ * Counts one more call with `signature` in `counts`, which it changes in place and returns (the run's
+ * own record: copying it at every step would make a step's cost grow with the run). It is a repeat (a
+ * loop) when this call reaches `limit` identical calls in the run; a limit of 0 turns detection off.
  */
 export function recordCall(
-  counts: Readonly<Record<string, number>>,
+  counts: Record<string, number>,
   signature: string,
   limit: number,
 ): { counts: Record<string, number>; count: number; repeated: boolean } {
   const count = (counts[signature] ?? 0) + 1;
-  return { counts: { ...counts, [signature]: count }, count, repeated: limit > 0 && count >= limit };
+  counts[signature] = count;
+  return { counts, count, repeated: limit > 0 && count >= limit };
 }

@@ -87,13 +87,15 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
   }
   let stopped: StopReason | undefined;
   if (toRun.length > 0) {
-    const tools = new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
+    const tools =
+      withdrawn.size === 0 ? run.tools : new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
     const within = await awaitWithin({
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
       work: async (signal) => {
-        const linked = linkSignals([signal, run.batch.signal]);
+        // The work's signal follows the run's already: link the batch's only when it is another one.
+        const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
         try {
           return await executeToolBatch(toRun, { ...run.batch, tools, signal: linked.signal });
         } finally {

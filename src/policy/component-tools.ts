@@ -31,29 +31,62 @@ export interface SkillWorkspace {
   written: string[];
 }
 
+// The three definitions are built (schemas converted to JSON Schema and checked) once, at module load,
+// with an `execute` that throws; each skill run gets copies whose `execute` reads its own workspace.
+const contextCoordinatorInput = z.object({ turns: z.number().int().min(1).max(20).optional() });
+const memoryManagerInput = z.object({
+  operation: z.enum(['read_scratchpad', 'write_scratchpad', 'read_preferences']),
+  key: z.string().min(1).max(100).optional(),
+  text: z.string().min(1).max(2_000).optional(),
+  limit: z.number().int().min(1).max(64).optional(),
+});
+const flowStackInput = z.object({ which: z.enum(['current', 'previous', 'all']).optional() });
+
+const unbound = () => {
+  throw new Error('A component tool runs only with a skill workspace (createComponentTools).');
+};
+
+const contextCoordinatorSpec = defineTool<z.infer<typeof contextCoordinatorInput>, unknown>({
+  name: 'context_coordinator',
+  description:
+    'Read the conversation history as a transcript: the last `turns` turns (default 3, at most 20).',
+  input: contextCoordinatorInput,
+  idempotent: true,
+  timeoutMs: 5_000,
+  execute: unbound,
+});
+const memoryManagerSpec = defineTool<z.infer<typeof memoryManagerInput>, unknown>({
+  name: 'memory_manager',
+  description:
+    'Session memory. operation "read_scratchpad" returns recent notes (optionally `key`), "write_scratchpad" saves `text` ' +
+    '(a short finding, under `key` if given), "read_preferences" returns the user\'s preferences.',
+  input: memoryManagerInput,
+  idempotent: false,
+  timeoutMs: 5_000,
+  execute: unbound,
+});
+const flowStackSpec = defineTool<z.infer<typeof flowStackInput>, unknown>({
+  name: 'flow_stack',
+  description:
+    'Read the slots and metadata of the current flow ("current"), of the flows waiting below it and finished before it ("previous"), or both ("all").',
+  input: flowStackInput,
+  idempotent: true,
+  timeoutMs: 5_000,
+  execute: unbound,
+});
+
+/**
+ * The component tools of one skill run, reading and writing `workspace`. The copies share their JSON
+ * Schema objects, so the compiled validators are shared too (`compileSchema` caches by identity): a
+ * skill run costs three small objects, not a schema conversion and an Ajv compile per run.
+ */
 export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[] {
-  const contextCoordinator = defineTool({
-    name: 'context_coordinator',
-    description:
-      'Read the conversation history as a transcript: the last `turns` turns (default 3, at most 20).',
-    input: z.object({ turns: z.number().int().min(1).max(20).optional() }),
-    idempotent: true,
-    timeoutMs: 5_000,
+  const contextCoordinator: ToolDefinition<z.infer<typeof contextCoordinatorInput>> = {
+    ...contextCoordinatorSpec,
     execute: ({ turns }) => ({ transcript: compileHistory(workspace.history, { turns: turns ?? 3 }) }),
-  });
-  const memoryManager = defineTool({
-    name: 'memory_manager',
-    description:
-      'Session memory. operation "read_scratchpad" returns recent notes (optionally `key`), "write_scratchpad" saves `text` ' +
-      '(a short finding, under `key` if given), "read_preferences" returns the user\'s preferences.',
-    input: z.object({
-      operation: z.enum(['read_scratchpad', 'write_scratchpad', 'read_preferences']),
-      key: z.string().min(1).max(100).optional(),
-      text: z.string().min(1).max(2_000).optional(),
-      limit: z.number().int().min(1).max(64).optional(),
-    }),
-    idempotent: false,
-    timeoutMs: 5_000,
+  };
+  const memoryManager: ToolDefinition<z.infer<typeof memoryManagerInput>> = {
+    ...memoryManagerSpec,
     execute: ({ operation, key, text, limit }) => {
       if (operation === 'read_preferences') return { preferences: workspace.preferences };
       if (operation === 'read_scratchpad') {
@@ -75,14 +108,9 @@ export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[
       workspace.written.push(entryKey);
       return { written: entryKey };
     },
-  });
-  const flowStack = defineTool({
-    name: 'flow_stack',
-    description:
-      'Read the slots and metadata of the current flow ("current"), of the flows waiting below it and finished before it ("previous"), or both ("all").',
-    input: z.object({ which: z.enum(['current', 'previous', 'all']).optional() }),
-    idempotent: true,
-    timeoutMs: 5_000,
+  };
+  const flowStack: ToolDefinition<z.infer<typeof flowStackInput>> = {
+    ...flowStackSpec,
     execute: ({ which }) => {
       const current = workspace.stack.find((f) => f.id === workspace.flowId);
       const waiting = workspace.stack.filter((f) => f.id !== workspace.flowId);
@@ -98,6 +126,6 @@ export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[
       if (which === 'all') return { current: current && describe(current), previous };
       return { current: current && describe(current) };
     },
-  });
+  };
   return [contextCoordinator, memoryManager, flowStack] as ToolDefinition[];
 }

@@ -139,7 +139,11 @@ export interface StateStoreV1 {
     finishedAt: number;
   }): Promise<void>;
   readJournal(key: string): Promise<JournalEntry | undefined>;
-  listJournal(threadId: string): Promise<JournalEntry[]>;
+  /**
+   * A thread's entries in start order. With `keyPrefix` (e.g. one turn's, `threadId:turnId:`), only the
+   * entries whose key starts with it, found without reading the rest of the thread.
+   */
+  listJournal(threadId: string, options?: { keyPrefix?: string }): Promise<JournalEntry[]>;
 
   appendAudit(record: AuditDraft): Promise<number>;
   completeAudit(options: {

@@ -159,12 +159,17 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       assertOpen();
       const existing = journal.get(entry.key);
       if (existing) return { ...existing };
-      const started = copyDefined({
-        ...entry,
-        status: 'started' as const,
-        finishedAt: undefined,
-        result: undefined,
-      });
+      // The fields of a started entry, by name: the same record as the other stores keep, built without a scan.
+      const started: JournalEntry = {
+        key: entry.key,
+        threadId: entry.threadId,
+        callId: entry.callId,
+        toolName: entry.toolName,
+        argsHash: entry.argsHash,
+        idempotent: entry.idempotent,
+        status: 'started',
+        startedAt: entry.startedAt,
+      };
       journal.set(entry.key, started);
       return { ...started };
     },
@@ -182,10 +187,11 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       return entry && { ...entry };
     },
 
-    async listJournal(threadId) {
+    async listJournal(threadId, options = {}) {
       assertOpen();
+      const prefix = options.keyPrefix ?? '';
       return [...journal.values()]
-        .filter((entry) => entry.threadId === threadId)
+        .filter((entry) => entry.threadId === threadId && entry.key.startsWith(prefix))
         .sort((a, b) => a.startedAt - b.startedAt)
         .map((entry) => ({ ...entry }));
     },

@@ -102,8 +102,9 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     return { version: actualVersion + 1, historySeqs, observationIds };
   });
 
-  const startJournal = db.transaction((entry: JournalEntry): JournalEntry => {
-    statements.insertJournal.run({
+  // No transaction around it: the insert is one statement, and a row once written is never removed.
+  const startJournal = (entry: JournalEntry): JournalEntry => {
+    const inserted = statements.insertJournal.get({
       key: entry.key,
       threadId: entry.threadId,
       callId: entry.callId,
@@ -112,9 +113,9 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
       idempotent: entry.idempotent ? 1 : 0,
       startedAt: entry.startedAt,
     });
-    // The row exists now: either just inserted or left by an earlier start with the same key.
-    return readJournalRow(statements, entry.key) as JournalEntry;
-  });
+    // Either just inserted, or left by an earlier start with the same key.
+    return inserted ? toJournalEntry(inserted) : (readJournalRow(statements, entry.key) as JournalEntry);
+  };
 
   const assertOpen = () => {
     if (closed)
@@ -174,7 +175,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
 
     async journalStart(entry) {
       assertOpen();
-      return startJournal.immediate(entry);
+      return startJournal(entry);
     },
 
     async journalFinish({ key, status, result, finishedAt }) {
@@ -193,9 +194,16 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
       return readJournalRow(statements, key);
     },
 
-    async listJournal(threadId) {
+    async listJournal(threadId, options = {}) {
       assertOpen();
-      return statements.selectJournalOfThread.all(threadId).map((row) => toJournalEntry(row));
+      const prefix = options.keyPrefix;
+      if (prefix === undefined) return statements.selectJournalOfThread.all(threadId).map(toJournalEntry);
+      const end = keyRangeEnd(prefix);
+      const rows =
+        end === undefined
+          ? statements.selectJournalOfThread.all(threadId)
+          : statements.selectJournalInKeyRange.all(threadId, prefix, end);
+      return rows.filter((row) => row.key.startsWith(prefix)).map(toJournalEntry);
     },
 
     async appendAudit(record) {
@@ -250,6 +258,17 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
 /** SQLite reads a negative limit as "no limit". */
 function toLimit(limit: number | undefined): number {
   return limit === undefined ? -1 : Math.max(0, Math.floor(limit));
+}
+
+/**
+ * The first key after every key that starts with `prefix`, in SQLite's binary (UTF-8) order: the prefix
+ * with its last character raised by one. `undefined` when that is not a plain BMP character (the thread is
+ * then read and filtered).
+ */
+function keyRangeEnd(prefix: string): string | undefined {
+  const last = prefix.charCodeAt(prefix.length - 1);
+  if (Number.isNaN(last) || last >= 0xd7ff) return undefined;
+  return prefix.slice(0, -1) + String.fromCharCode(last + 1);
 }
 
 function readJournalRow(statements: SqliteStatements, key: string): JournalEntry | undefined {

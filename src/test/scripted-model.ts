@@ -120,7 +120,11 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const counts = countTokens({
       usage: step.usage,
       defaultUsage: options.defaultUsage,
-      promptCharacters: measurePrompt(prompt),
+      // Measuring the prompt walks all of it: only when its token count is estimated.
+      promptCharacters:
+        (step.usage?.inputTokens ?? options.defaultUsage?.inputTokens) === undefined
+          ? measurePrompt(prompt)
+          : 0,
       output: measureOutput(output),
     });
     const metadata: LanguageModelV3ResponseMetadata = {

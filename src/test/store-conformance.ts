@@ -517,6 +517,23 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
     },
   },
   {
+    name: 'listJournal with a keyPrefix lists only the entries of that prefix (one turn), in start order',
+    async run(store) {
+      await store.journalStart(journalEntry('t1', 'turnA:late', t0 + 20));
+      await store.journalStart(journalEntry('t1', 'turnA:early', t0 + 10));
+      await store.journalStart(journalEntry('t1', 'turnB:other', t0 + 15));
+      await store.journalStart(journalEntry('t1', 'turnA', t0 + 12));
+      await store.journalStart(journalEntry('t10', 'turnA:x', t0 + 11));
+      await store.journalStart(journalEntry('t2', 'turnA:y', t0 + 11));
+      assert.deepEqual(
+        (await store.listJournal('t1', { keyPrefix: 't1:turnA:' })).map((entry) => entry.callId),
+        ['turnA:early', 'turnA:late'],
+      );
+      assert.deepEqual(await store.listJournal('t1', { keyPrefix: 't1:none:' }), []);
+      assert.equal((await store.listJournal('t1', { keyPrefix: '' })).length, 4);
+    },
+  },
+  {
     name: 'appendAudit returns increasing ids and completeAudit fills in the outcome',
     async run(store) {
       const first = await store.appendAudit(auditDraft('t1', t0));

@@ -55,6 +55,8 @@ function createTools() {
 /** The scripted model: one repeating step whose `respond` reads the plan and counts tool results. */
 function createBenchModel() {
   const scripted = createScriptedModel({
+    // Fixed token counts, as every peer's mock returns (the default estimates them from the prompt).
+    defaultUsage: { inputTokens: 10, outputTokens: 5 },
     steps: [
       {
         match: { phase: 'skill' },

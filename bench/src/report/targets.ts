@@ -14,29 +14,36 @@ export interface TargetResult {
 
 export const gaps = {
   quarterOfFastestPeer:
-    'Per skill run, `executeFlow` builds the component tools anew (`createComponentTools` → `defineTool`: Zod schemas, ' +
-    '`z.toJSONSchema`, and an Ajv compile that generates new validator code: `compileSchema`, `addNames`, ' +
-    '`toJSONSchema` in the hot spots), a fixed cost of milliseconds per turn that dominates short sessions. Per ' +
-    'step, `awaitWithin` aborts an `AbortController` without a reason, which builds a `DOMException` (and its stack) ' +
-    'on every model and tool call, and each tool call adds an `AbortController`, a timer, a SHA-256 of its arguments ' +
-    '(`stableHash`) and three journal operations; the scripted model serializes the whole prompt on every call ' +
-    '(`measureJson`). To close it: define the component tools once (module level) and pass the workspace through ' +
-    'the execution context; abort with a shared reason object (or skip the abort when nothing listens); one ' +
-    '`AbortController` and one timer per batch; hash arguments only for non-idempotent tools; in ' +
-    '`createScriptedModel`, count prompt characters only when no `inputTokens` is given.',
+    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component tools, " +
+    'validators and abort signals are no longer rebuilt per run or call; docs/decisions/0026). Per turn, a fixed ' +
+    'cost of roughly one third of a millisecond: the thread is leased (a renewal timer and an abort signal), loaded ' +
+    'and its snapshot decoded and schema-checked; the turn is saved twice — its in-flight record before the first ' +
+    'model call, so that a crashed turn can be replayed (docs/decisions/0017), and its result — each save ' +
+    'schema-checking and encoding the snapshot and serializing the observations; routing, the flow stack and its ' +
+    "per-turn diff. Per step, about a tenth of a millisecond: the model's answer is journaled before it is used " +
+    '(a start row and a result row), the tool call passes the whole pipeline (parse and validate the arguments ' +
+    'against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction of the ' +
+    'result, output validation, the timeout), and the step becomes history rows and observations. At K = 10 the ' +
+    'per-turn part is about a third of the total, which is why K = 10 is further from the target than K = 100. To ' +
+    'close it: save the in-flight record with the first journal write instead of a commit of its own (one snapshot ' +
+    'save per turn); journal a model answer as one row (a store method that writes start and result at once); ' +
+    'check the snapshot with a validator compiled once from its schema instead of a Zod parse per save; keep the ' +
+    'per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
   flatWithThreadLength:
-    'Part of the growth is the scripted model, which JSON-serializes every tool call and result in the prompt on ' +
-    'every call to estimate input tokens, even when usage is given (`measurePrompt`/`measureJson`): O(K) per step, ' +
-    'O(K²) per turn. The rest is the loop: the prompt is copied for every model call, repeated-call detection and ' +
-    'context cleaning walk the run so far (`recordCall`, `cleanContext`), and garbage collection grows with the live ' +
-    'prompt. To close it: count prompt characters only for messages added since the previous call; keep one ' +
-    'append-only prompt array per run; index calls by signature once instead of rescanning.',
+    "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
+    'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
+    "is the mock model, which reads the whole conversation on every call (as every framework's mock here does), and " +
+    'garbage collection: a 100-step transcript stays live for the whole session, and the memory store keeps every ' +
+    'journal, history and observation row of every session in the same heap. Cutting the per-turn cost (the first ' +
+    'target) also raises this ratio, since it lowers K = 10 only. The SQLite rows of section 2, whose rows live ' +
+    'outside the heap, show the growth without the store. To close it: keep one append-only prompt array per run ' +
+    'and hand the model a read-only view instead of a copy; let the memory store keep finished sessions compactly ' +
+    '(one text per journal row).',
   sqliteVsLangGraph:
-    'flowstack writes to SQLite three times per tool call (read journal, insert the start in its own ' +
-    '`BEGIN IMMEDIATE` transaction, update the result), each a separate transaction with its own WAL append (the ' +
-    'native `run` and `sqliteTransaction` lead the SQLite profile). To close it: journal start and result in one ' +
-    'statement for calls that finish within the step, and group the journal rows of a batch in one transaction; ' +
-    'keep the per-turn commit as it is (its cost is flat).',
+    'flowstack writes to SQLite four times per step, each its own WAL append: the model answer (start and result ' +
+    'rows) and the tool call (a start row before it runs, as invariant 5 requires, and the result after). To close ' +
+    'it: write a model answer as one row, and the start and result of calls that finish within the step in one ' +
+    'transaction after a durable start of the batch; keep the per-turn commit as it is (its cost is flat).',
   parallelTools:
     'When the model asks for several tools in one step, the skill loop passes them to `executeToolBatch` without a ' +
     '`parallelGroup`, so they run one after another (3 × 50 ms). `executeToolBatch` itself overlaps calls that ' +
@@ -45,28 +52,38 @@ export const gaps = {
     'overlap), keeping the sequential order for the others.',
   parallelOverhead:
     'The three calls overlap (the tool phase is the figure above); what the session adds on top is the per-turn ' +
-    'fixed cost described for the first target (building the component tools on every skill run), which is the ' +
-    'thing to remove.',
+    'fixed cost described for the first target.',
   sessionsThroughput:
-    'Concurrent sessions pay the per-turn and per-step costs above on one core: with 5 steps per session, building ' +
-    'and compiling the component tools on every skill run is the largest share. The fixes above raise throughput ' +
-    'directly.',
+    'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of the ' +
+    'thread, the lease, loading and checking the snapshot) weighs as much as about three steps, and with 1,000 ' +
+    'sessions in flight on one core their transcripts, journals and snapshots are all live in the memory store, ' +
+    'so collection costs more than for a peer that keeps nothing. To close it: the per-turn items of the first ' +
+    'target (one snapshot save per turn, one row per model answer, a compiled snapshot check).',
   sessionsMemory:
-    'A heap snapshot of 1,000 flowstack sessions held in a tool call shows about 90 KiB each, most of it the ' +
-    'component tools built for each skill run: ~34 Zod schema instances with their internals, ~19 freshly ' +
-    'generated Ajv validator functions (code objects) with their closures and contexts (~165 closures, ~160 ' +
-    'contexts), plus the prompt and turn state (~80 arrays, ~220 objects, ~46 strings) and ~20 suspended async ' +
-    'frames per call in flight (one per pipeline stage, since every stage does `await next(state)`). To close it: ' +
-    'share one set of component tool definitions and validators across runs; run the pipeline as pre- and ' +
-    'post-stages around one awaited execute; keep one prompt array per skill run.',
+    'A heap snapshot of 1,000 flowstack sessions held in their third tool call shows about 50 KiB each (it was 90 ' +
+    'KiB before the component tools were shared): ~20 suspended async frames per call in flight (one per layer ' +
+    'and per pipeline stage that awaits the next, each a generator, a context and promises: ~8 KiB), ~70 closures ' +
+    'and ~60 contexts made per turn (turn telemetry, the model-answer recorder, deadlines, the flow run), the ' +
+    "thread's durable state that the memory store keeps in the heap (snapshot text, journal rows of the answers " +
+    'and calls so far, history and observation rows: several KiB; on SQLite or PostgreSQL it leaves the heap), and ' +
+    "the skill run's prompt and state. The peer holds its message list and little else. To close it: run the " +
+    'pipeline as pre- and post-stages around one awaited execute (one frame per call instead of ~15); keep per-turn ' +
+    'state in one record used by agent-level functions instead of per-turn closures; share the system prompt of a ' +
+    'flow across its runs.',
   resumeCold:
-    'A freshly started process runs every code path for the first time (interpreted before the JIT, first use of ' +
-    'the SQLite statements, first Ajv compile of the component tools): the first step after a cold start costs tens ' +
-    'of milliseconds whatever the store does. In the design (DESIGN.md §7) a crashed turn is taken over by a worker ' +
-    'that is already running, which is the warm row. To close the cold figure: compile the component tools once at ' +
-    'module load, and warm the pipeline once when the agent is created (a dry run of the tool pipeline and of the ' +
-    'store statements).',
+    'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
+    'interpreter before the JIT has seen it, and the SQLite statements run for the first time. The snapshot ' +
+    "schema's parser and the secret scanner are now built when the agent is created, and the component tools' " +
+    'validators when the module loads, so what remains is first execution itself: milliseconds to tens of milliseconds whatever ' +
+    'the store does. In the design (DESIGN.md §7) a crashed turn is taken over by a worker that is already running, ' +
+    "which is the warm row. To close the cold figure: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) " +
+    'or a V8 start-up snapshot of the loaded agent; short of that, a dry run of one turn on a memory store when the ' +
+    'worker starts.',
   resumeWarm:
-    "Loading the snapshot and the recent history is flat in the thread length; what remains is the first turn's " +
-    'fixed cost (the component tools are built and compiled again for the resumed skill run) and the first step.',
+    "Reading what the crashed turn left is flat in the thread's length now (the journal of that turn only, by key " +
+    'range; docs/decisions/0025), as are the snapshot and the recent history. What remains is two commits (closing ' +
+    "the crashed turn, then the new turn's in-flight record), routing and the first model answer journaled before " +
+    'the tool runs; in a worker that has run only 20 short sessions part of that code is not optimized yet. To ' +
+    'close it: close the crashed turn in the same commit that starts the next one, and the per-turn items of the ' +
+    'first target.',
 } as const;

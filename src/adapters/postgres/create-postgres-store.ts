@@ -252,8 +252,12 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
 
     readJournal,
 
-    async listJournal(threadId) {
-      const rows = await query<Row<JournalEntry>>((s) => s.selectJournalOfThread, [threadId]);
+    async listJournal(threadId, options = {}) {
+      const prefix = options.keyPrefix;
+      const rows =
+        prefix === undefined
+          ? await query<Row<JournalEntry>>((s) => s.selectJournalOfThread, [threadId])
+          : await query<Row<JournalEntry>>((s) => s.selectJournalWithPrefix, [threadId, prefix]);
       return rows.map((row) => dropNulls<JournalEntry>(row));
     },
 

@@ -8,6 +8,8 @@ export function linkSignals(signals: readonly (AbortSignal | undefined)[]): {
   release: () => void;
 } {
   const present = signals.filter((s): s is AbortSignal => s !== undefined);
+  // One signal needs no link: it is its own "any" (no controller, no listener to release).
+  if (present.length === 1) return { signal: present[0] as AbortSignal, release: () => {} };
   const controller = new AbortController();
   for (const signal of present) {
     if (signal.aborted) {

@@ -45,10 +45,11 @@ export interface SqliteStatements {
   selectObservations: Database.Statement<[string, number, number], ObservationRow>;
   upsertLease: Database.Statement<{ threadId: string; owner: string; expiresAt: number; now: number }>;
   deleteLease: Database.Statement<[string, string]>;
-  insertJournal: Database.Statement<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>>;
+  insertJournal: Database.Statement<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>;
   selectJournal: Database.Statement<[string], JournalRow>;
   finishJournal: Database.Statement<{ key: string; status: string; result: string; finishedAt: number }>;
   selectJournalOfThread: Database.Statement<[string], JournalRow>;
+  selectJournalInKeyRange: Database.Statement<[string, string, string], JournalRow>;
   insertAudit: Database.Statement<Row<Omit<AuditRecord, 'id'>>>;
   completeAudit: Database.Statement<{
     id: number;
@@ -109,10 +110,12 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
        WHERE leases.owner = excluded.owner OR leases.expires_at <= @now`,
     ),
     deleteLease: db.prepare<[string, string]>('DELETE FROM leases WHERE thread_id = ? AND owner = ?'),
-    insertJournal: db.prepare<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>>(
+    // One statement, atomic on its own: the new row comes back; no row means the key was there already.
+    insertJournal: db.prepare<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>(
       `INSERT INTO journal (key, thread_id, call_id, tool_name, args_hash, idempotent, status, started_at)
        VALUES (@key, @threadId, @callId, @toolName, @argsHash, @idempotent, 'started', @startedAt)
-       ON CONFLICT (key) DO NOTHING`,
+       ON CONFLICT (key) DO NOTHING
+       RETURNING ${journalColumns}`,
     ),
     selectJournal: db.prepare<[string], JournalRow>(`SELECT ${journalColumns} FROM journal WHERE key = ?`),
     finishJournal: db.prepare<{ key: string; status: string; result: string; finishedAt: number }>(
@@ -120,6 +123,10 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
     ),
     selectJournalOfThread: db.prepare<[string], JournalRow>(
       `SELECT ${journalColumns} FROM journal WHERE thread_id = ? ORDER BY started_at, rowid`,
+    ),
+    // Keys in [from, to): a range of the primary key (`+thread_id` keeps the planner off the thread index).
+    selectJournalInKeyRange: db.prepare<[string, string, string], JournalRow>(
+      `SELECT ${journalColumns} FROM journal WHERE +thread_id = ? AND key >= ? AND key < ? ORDER BY started_at, rowid`,
     ),
     insertAudit: db.prepare<Row<Omit<AuditRecord, 'id'>>>(
       `INSERT INTO audit (thread_id, call_id, tool_name, capability, principal, input_summary, output_summary,

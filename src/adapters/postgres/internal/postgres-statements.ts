@@ -72,6 +72,9 @@ export function createPostgresStatements(schema: string) {
       RETURNING 1 AS found`,
     selectJournalOfThread: `SELECT ${journalColumns} FROM ${schema}.journal WHERE thread_id = $1
       ORDER BY started_at, position`,
+    // $1 thread, $2 key prefix: one turn's entries, filtered in the server.
+    selectJournalWithPrefix: `SELECT ${journalColumns} FROM ${schema}.journal
+      WHERE thread_id = $1 AND starts_with(key, $2) ORDER BY started_at, position`,
     insertAudit: `INSERT INTO ${schema}.audit (thread_id, call_id, tool_name, capability, principal,
         input_summary, output_summary, risk, status, duration_ms, created_at)
       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)

@@ -1,0 +1,32 @@
+/**
+ * `npm run bench` at the repository root: builds flowstack, installs the benchmark's own dependencies
+ * (the peers, `npm ci --prefix bench`) when they are missing or older than `bench/package-lock.json`,
+ * then runs the benchmark, which writes `docs/benchmarks.md`. Extra arguments go to the benchmark
+ * (`npm run bench -- --quick`). Works on a fresh clone after `npm ci`.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const bench = join(root, 'bench');
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function run(args, cwd) {
+  process.stdout.write(`> npm ${args.join(' ')}${cwd === root ? '' : ` (in ${cwd})`}\n`);
+  const result = spawnSync(npm, args, { cwd, stdio: 'inherit' });
+  if (result.status !== 0) process.exit(result.status ?? 1);
+}
+
+/** npm ci writes `node_modules/.package-lock.json`; missing or older than the lock file means install. */
+function benchDependenciesCurrent() {
+  const installed = join(bench, 'node_modules', '.package-lock.json');
+  if (!existsSync(installed)) return false;
+  return statSync(installed).mtimeMs >= statSync(join(bench, 'package-lock.json')).mtimeMs;
+}
+
+run(['run', 'build', '--silent'], root);
+if (!benchDependenciesCurrent()) run(['ci', '--no-audit', '--no-fund'], bench);
+const extra = process.argv.slice(2);
+run(['run', extra.includes('--quick') ? 'bench:quick' : 'bench', '--silent'], bench);
