@@ -1,6 +1,10 @@
 /**
  * `createAgent()`: the turn loop of DESIGN.md §1, calling one phase function per step. Pseudo-code in
  * docs/architecture/turn-loop.md.
+ *
+ * This file is longer than 400 lines: it is the one closure that holds an agent's store, bus, clock, ids
+ * and limits, and its entry points (`send`, `resume`, `rollback`, `readThread`) share them with the turn
+ * they run. Every phase of a turn lives in its own file; what stays here is how they are wired.
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
@@ -60,6 +64,7 @@ import { routePlanMessage } from './route-plan-message.js';
 import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
 import { describeSuspension } from './suspend-run.js';
+import { createThreadLease } from './thread-lease.js';
 import { describeAnswer, listSuspensions, openSuspensions, recordAnswer } from './thread-suspensions.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
@@ -112,8 +117,7 @@ export function createAgent(options: AgentOptions): Agent {
   assertExecution(options.execution, 'agent');
   const bus = createObservationBus();
   const owner = ids('agent');
-  /** Threads a call of this agent holds the lease of right now. */
-  const leasedHere = new Set<string>();
+  const holdLease = createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs });
   const persona = options.persona ?? defaultPersona;
   const files = createFileSnapshotService(options.files);
   const toolPipeline = {
@@ -149,54 +153,6 @@ export function createAgent(options: AgentOptions): Agent {
       if (interrupted) loaded = await closeInterruptedTurn(loaded, interrupted);
       return runTurn(leased, loaded, { text: redact.text(text) });
     });
-  }
-
-  /**
-   * Runs `work` while holding the thread's lease, renewed every third of its time to live; a lease
-   * lost to another process aborts the work rather than letting two processes write one thread.
-   */
-  async function holdLease<T>(
-    threadId: string,
-    outer: AbortSignal | undefined,
-    work: (signal: AbortSignal) => Promise<T>,
-  ): Promise<T> {
-    const ttlMs = limits.leaseTtlMs;
-    // The store's lease is per agent (its owner id); two calls of this agent on one thread are told
-    // apart here, so a second concurrent turn is refused like another process's would be.
-    if (leasedHere.has(threadId)) throw new ThreadBusyError({ threadId });
-    leasedHere.add(threadId);
-    let leased: boolean;
-    try {
-      leased = await store.acquireLease({ threadId, owner, ttlMs, now: clock.now() });
-    } catch (error) {
-      leasedHere.delete(threadId);
-      throw error;
-    }
-    if (!leased) {
-      leasedHere.delete(threadId);
-      throw new ThreadBusyError({ threadId });
-    }
-    const lost = new AbortController();
-    const renew = setInterval(
-      () => {
-        store
-          .acquireLease({ threadId, owner, ttlMs, now: clock.now() })
-          .then((held) => {
-            if (!held) lost.abort(new ThreadBusyError({ threadId }));
-          })
-          .catch(() => undefined);
-      },
-      Math.max(1, Math.floor(ttlMs / 3)),
-    );
-    renew.unref?.();
-    const signal = outer ? AbortSignal.any([outer, lost.signal]) : lost.signal;
-    try {
-      return await work(signal);
-    } finally {
-      clearInterval(renew);
-      leasedHere.delete(threadId);
-      await store.releaseLease({ threadId, owner });
-    }
   }
 
   async function loadOwnedThread(threadId: string, principal: string | undefined) {
