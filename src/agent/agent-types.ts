@@ -4,6 +4,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
+import type { SkillLoopLimits } from '../loop/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
@@ -84,6 +85,12 @@ export interface AgentOptions {
    * folder) and where snapshots are kept (default `.flowstack/snapshots`).
    */
   files?: AgentFileOptions;
+  /**
+   * Overrides of the skill loop's bounds for every skill run of this agent (DESIGN.md invariant 9), over
+   * `defaultSkillLoopLimits` of the flow's complexity: `{ maxTurns: 60, confirmEveryTurns: 0 }`. The
+   * model calls per run stay `limits.maxSkillIterations` / `maxSkillIterationsComplex`.
+   */
+  skillLoop?: Partial<SkillLoopLimits>;
 }
 
 export interface AgentTelemetryOptions {

@@ -12,6 +12,7 @@ import { listFileSnapshots } from '../consistency/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
+import { defaultSkillLoopLimits, type SkillLoopLimits } from '../loop/index.js';
 import { prepareInput } from '../nlu/index.js';
 import { createObservationBus, createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import {
@@ -91,6 +92,7 @@ export function createAgent(options: AgentOptions): Agent {
   });
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
+  assertSkillLoopLimits(options.skillLoop);
   prepareFirstTurn();
   const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
   // Plans (docs/decisions/0010-plans.md): on with `plan`, or when the domain has its own Plan flow.
@@ -283,6 +285,7 @@ export function createAgent(options: AgentOptions): Agent {
       history: [...history, { role: 'user', text }],
       ...(options.preferences ? { preferences: options.preferences } : {}),
       ...(options.domain ? { domain: options.domain } : {}),
+      ...(options.skillLoop ? { skillLoop: options.skillLoop } : {}),
     };
     const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
     // A turn interrupted after its first save of the run is past routing, and so is an answer to a
@@ -583,6 +586,21 @@ function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: st
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 type TurnInput = { text: string } | { answer: string; suspensionId: string } | { interrupted: InflightTurn };
+
+/** Every override names a bound of the skill loop and is a number ≥ 0 (DESIGN.md invariant 9). */
+function assertSkillLoopLimits(overrides: Partial<SkillLoopLimits> | undefined): void {
+  if (overrides === undefined) return;
+  const known = defaultSkillLoopLimits.simple;
+  const problems = Object.entries(overrides).flatMap(([key, value]) =>
+    !Object.hasOwn(known, key)
+      ? [`skillLoop.${key} is not a bound of the skill loop`]
+      : typeof value !== 'number' || !Number.isFinite(value) || value < 0
+        ? [`skillLoop.${key} must be a number ≥ 0 (got ${String(value)})`]
+        : [],
+  );
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: 'The skill loop limits are invalid.', problems });
+}
 
 function principalOf(options: { principal?: string }): { principal?: string } {
   return options.principal !== undefined ? { principal: options.principal } : {};

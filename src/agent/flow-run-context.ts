@@ -3,7 +3,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
-import type { SkillLoopEvent } from '../loop/index.js';
+import type { SkillLoopEvent, SkillLoopLimits } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
@@ -27,6 +27,8 @@ export interface RunFlowsOptions {
   preferences?: Readonly<Record<string, unknown>>;
   batch: Omit<ToolBatchContext, 'tools'>;
   limits: AgentLimits;
+  /** The agent's overrides of the skill loop's bounds, for every skill run (`createAgent({ skillLoop })`). */
+  skillLoop?: Partial<SkillLoopLimits>;
   ids?: IdGenerator;
   stream?: boolean;
   signal?: AbortSignal;
@@ -67,6 +69,7 @@ export function executionOptions(
     maxScratchpadEntries: options.limits.maxScratchpadEntries,
     nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
     ...(input.guidance ? { guidance: input.guidance } : {}),
+    ...(options.skillLoop ? { limits: options.skillLoop } : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   };

@@ -123,7 +123,7 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
       // Keyed by the turn that first ran the item: a re-run after a crash meets its journaled calls.
       batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId, ...carried?.batch },
       maxIterations: run.execution.maxIterations,
-      limits: { enforcementRetries: run.execution.enforcementRetries },
+      limits: { ...run.skillLoop, enforcementRetries: run.execution.enforcementRetries },
       ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
       ...(resume ? { resume } : {}),
     });

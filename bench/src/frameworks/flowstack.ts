@@ -155,26 +155,7 @@ function required(value: string | undefined): string {
   return value;
 }
 
-/**
- * flowstack caps a skill run at `maxTurns` model calls (30 for simple flows, 100 for complex ones) and
- * suspends to ask whether to go on every `confirmEveryTurns` (20) calls. `createAgent` has no option for
- * either yet (DESIGN.md invariant 9 says every bound is overridable per agent), so a session longer than
- * that raises the exported defaults instead. Nothing is skipped: the checks still run at every step.
- */
-function liftSkillLoopBounds(maxSteps: number): void {
-  const defaults = flowstackModule.defaultSkillLoopLimits as unknown as Record<
-    string,
-    Record<string, number>
-  >;
-  for (const limits of Object.values(defaults)) {
-    if ((limits.maxTurns ?? 0) < maxSteps) limits.maxTurns = maxSteps;
-    if ((limits.confirmEveryTurns ?? 0) > 0 && (limits.confirmEveryTurns ?? 0) < maxSteps)
-      limits.confirmEveryTurns = 0;
-  }
-}
-
 async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
-  liftSkillLoopBounds(setup.maxSteps);
   const store = await createStore(setup);
   const { model, clearLog } = createBenchModel();
   const agent = createAgent({
@@ -188,6 +169,9 @@ async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
       maxSkillIterationsComplex: setup.maxSteps,
       ...(setup.leaseTtlMs !== undefined ? { leaseTtlMs: setup.leaseTtlMs } : {}),
     },
+    // A skill run stops at 30 model calls and asks whether to go on every 20 by default; a session of
+    // K steps needs K + 1 calls in one run, with nobody to ask. Every check still runs at every step.
+    skillLoop: { maxTurns: setup.maxSteps + 1, confirmEveryTurns: 0 },
   });
   const send = async (threadId: string, text: string) => {
     const turn = await agent.send({ threadId, text });
