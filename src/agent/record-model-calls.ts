@@ -83,28 +83,40 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     }
   };
 
+  /** One row per answer: written whole when the store can (`journalRecord`), else started and finished. */
   const save = async (
     slot: { key: string; callId: string },
     exists: boolean,
     answer: RecordedAnswer,
   ): Promise<void> => {
-    if (!exists)
-      await store.journalStart({
-        key: slot.key,
-        threadId,
-        callId: slot.callId,
-        toolName: modelAnswerToolName,
-        argsHash: answer.fingerprint,
-        idempotent: true,
-        status: 'started',
-        startedAt: clock.now(),
-      });
-    await store.journalFinish({
-      key: slot.key,
-      status: 'succeeded',
-      result: JSON.stringify({ ...answer, content: answer.content.map((part) => redactPart(part, redact)) }),
-      finishedAt: clock.now(),
+    const result = JSON.stringify({
+      ...answer,
+      content: answer.content.map((part) => redactPart(part, redact)),
     });
+    const finish = () =>
+      store.journalFinish({ key: slot.key, status: 'succeeded', result, finishedAt: clock.now() });
+    if (exists) return finish();
+    const entry = {
+      key: slot.key,
+      threadId,
+      callId: slot.callId,
+      toolName: modelAnswerToolName,
+      argsHash: answer.fingerprint,
+      idempotent: true,
+      startedAt: clock.now(),
+    };
+    if (!store.journalRecord) {
+      await store.journalStart({ ...entry, status: 'started' });
+      return finish();
+    }
+    const stored = await store.journalRecord({
+      ...entry,
+      status: 'succeeded',
+      finishedAt: clock.now(),
+      result,
+    });
+    // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
+    if (stored.result !== result) await finish();
   };
 
   const model: LanguageModelV3 = {

@@ -195,6 +195,59 @@ describe('a turn whose process died is replayed, not run again', () => {
   });
 });
 
+/** The store with its journal writes counted; `withoutRecord` hides `journalRecord`, as an older store lacks it. */
+function countingStore(store: StateStore, withoutRecord: boolean) {
+  const counts = { journalStart: 0, journalFinish: 0, journalRecord: 0 };
+  const counted = new Proxy(store, {
+    get(target, name, receiver) {
+      if (name === 'journalRecord' && withoutRecord) return undefined;
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (name in counts) counts[name as keyof typeof counts] += 1;
+        return value.apply(target, args);
+      };
+    },
+  });
+  return { store: counted, counts };
+}
+
+describe('model answers are journaled as one row each', () => {
+  it.each([
+    ['a store with journalRecord: one write per answer', false],
+    ['a store without it: a start and a finish, and the replay still works', true],
+  ])('%s', async (_name, withoutRecord) => {
+    const path = join(dir, `record-${withoutRecord}.db`);
+    const effects: string[] = [];
+    const sqlite = createSqliteStore({ path });
+    stores.push(sqlite);
+    const { store, counts } = countingStore(sqlite, withoutRecord);
+    const dying = noteModel({ hangAt: 3 });
+    const options = { flows: [sendNote], tools: [postNote(effects)], toolPipeline: { simulate: undefined } };
+    void createAgent({ ...options, model: dying.model, store, clock: standingClock(1_000_000) }).send({
+      threadId: 't',
+      text: 'Tell the team: deploy at 5',
+      requestId: 'r1',
+    });
+    await dying.hung;
+    // Two answers (routing, the first skill step) and one tool call so far.
+    expect(counts).toEqual(
+      withoutRecord
+        ? { journalStart: 3, journalFinish: 3, journalRecord: 0 }
+        : { journalStart: 1, journalFinish: 1, journalRecord: 2 },
+    );
+    const fresh = noteModel();
+    const later = 1_000_000 + defaultAgentLimits.leaseTtlMs + 1;
+    const agent = createAgent({ ...options, model: fresh.model, store, clock: standingClock(later) });
+    const result = await agent.send({ threadId: 't', text: 'Tell the team: deploy at 5', requestId: 'r1' });
+    expect(result.reply).toBe('Posted.');
+    expect(effects).toEqual(['Deploy at 5']);
+    expect(fresh.calls()).toBe(1);
+    const answers = (await sqlite.listJournal('t')).filter((e) => e.toolName === '(model)');
+    expect(answers.map((e) => e.status)).toEqual(['succeeded', 'succeeded', 'succeeded']);
+  });
+});
+
 describe('one thread, one turn at a time, within one process too', () => {
   it('refuses a second concurrent turn of the same agent on a thread with ThreadBusyError; other threads run', async () => {
     const effects: string[] = [];

@@ -88,6 +88,13 @@ export interface JournalEntry {
   result?: string;
 }
 
+/** A journal entry written whole: its outcome is known when it is recorded. */
+export type FinishedJournalEntry = JournalEntry & {
+  status: Exclude<JournalStatus, 'started'>;
+  finishedAt: number;
+  result: string;
+};
+
 export interface AuditRecord {
   id: number;
   threadId: string;
@@ -138,6 +145,12 @@ export interface StateStoreV1 {
     result: string;
     finishedAt: number;
   }): Promise<void>;
+  /**
+   * Inserts an entry that is already finished (a recorded model answer, say) in one write instead of a
+   * start and a finish; if the key exists, returns the existing entry and changes nothing, as
+   * `journalStart` does. Optional: without it the runtime calls `journalStart`, then `journalFinish`.
+   */
+  journalRecord?(entry: FinishedJournalEntry): Promise<JournalEntry>;
   readJournal(key: string): Promise<JournalEntry | undefined>;
   /**
    * A thread's entries in start order. With `keyPrefix` (e.g. one turn's, `threadId:turnId:`), only the

@@ -174,6 +174,26 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       return { ...started };
     },
 
+    async journalRecord(entry) {
+      assertOpen();
+      const existing = journal.get(entry.key);
+      if (existing) return { ...existing };
+      const recorded: JournalEntry = {
+        key: entry.key,
+        threadId: entry.threadId,
+        callId: entry.callId,
+        toolName: entry.toolName,
+        argsHash: entry.argsHash,
+        idempotent: entry.idempotent,
+        status: entry.status,
+        startedAt: entry.startedAt,
+        finishedAt: entry.finishedAt,
+        result: entry.result,
+      };
+      journal.set(entry.key, recorded);
+      return { ...recorded };
+    },
+
     async journalFinish({ key, status, result, finishedAt }) {
       assertOpen();
       const entry = journal.get(key);

@@ -178,6 +178,23 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
       return startJournal(entry);
     },
 
+    async journalRecord(entry) {
+      assertOpen();
+      const inserted = statements.insertFinishedJournal.get({
+        key: entry.key,
+        threadId: entry.threadId,
+        callId: entry.callId,
+        toolName: entry.toolName,
+        argsHash: entry.argsHash,
+        idempotent: entry.idempotent ? 1 : 0,
+        status: entry.status,
+        startedAt: entry.startedAt,
+        finishedAt: entry.finishedAt,
+        result: entry.result,
+      });
+      return inserted ? toJournalEntry(inserted) : (readJournalRow(statements, entry.key) as JournalEntry);
+    },
+
     async journalFinish({ key, status, result, finishedAt }) {
       assertOpen();
       if (statements.finishJournal.run({ key, status, result, finishedAt }).changes === 0) {

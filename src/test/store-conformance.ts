@@ -494,6 +494,40 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
     },
   },
   {
+    name: 'journalRecord (when the store has it) writes a finished entry whole, and never over an existing one',
+    async run(store) {
+      if (!store.journalRecord) return;
+      const entry = {
+        ...journalEntry('t1', 'model#0'),
+        status: 'succeeded' as const,
+        finishedAt: t0 + 3,
+        result: '{"text":"hi"}',
+      };
+      assert.deepEqual(await store.journalRecord(entry), entry);
+      assert.deepEqual(await store.readJournal(entry.key), entry);
+      assert.deepEqual(
+        await store.journalStart(journalEntry('t1', 'model#0')),
+        entry,
+        'a start sees it finished',
+      );
+      const again = await store.journalRecord({ ...entry, result: '{"text":"other"}', finishedAt: t0 + 9 });
+      assert.deepEqual(again, entry, 'the first record is kept');
+      const started = journalEntry('t1', 'call_1', t0 + 1);
+      await store.journalStart(started);
+      assert.deepEqual(
+        await store.journalRecord({ ...started, status: 'failed', finishedAt: t0 + 4, result: '{}' }),
+        started,
+      );
+      assert.deepEqual(
+        (await store.listJournal('t1')).map((e) => [e.callId, e.status]),
+        [
+          ['model#0', 'succeeded'],
+          ['call_1', 'started'],
+        ],
+      );
+    },
+  },
+  {
     name: 'journalFinish of an unknown key rejects and creates nothing',
     async run(store) {
       await assert.rejects(

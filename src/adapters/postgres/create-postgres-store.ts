@@ -239,6 +239,32 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       });
     },
 
+    async journalRecord(entry) {
+      const [inserted] = await query<Row<JournalEntry>>(
+        (s) => s.insertFinishedJournal,
+        [
+          entry.key,
+          entry.threadId,
+          entry.callId,
+          entry.toolName,
+          entry.argsHash,
+          entry.idempotent,
+          entry.status,
+          entry.startedAt,
+          entry.finishedAt,
+          entry.result,
+        ],
+      );
+      if (inserted) return dropNulls<JournalEntry>(inserted);
+      const existing = await readJournal(entry.key);
+      if (existing) return existing;
+      throw new StoreError({
+        reason: 'not_found',
+        store: kind,
+        message: `Journal entry '${entry.key}' was neither inserted nor found.`,
+      });
+    },
+
     async journalFinish({ key, status, result, finishedAt }) {
       const found = await query((s) => s.finishJournal, [key, status, result, finishedAt]);
       if (found.length === 0) {

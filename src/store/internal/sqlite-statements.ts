@@ -46,6 +46,7 @@ export interface SqliteStatements {
   upsertLease: Database.Statement<{ threadId: string; owner: string; expiresAt: number; now: number }>;
   deleteLease: Database.Statement<[string, string]>;
   insertJournal: Database.Statement<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>;
+  insertFinishedJournal: Database.Statement<JournalRow, JournalRow>;
   selectJournal: Database.Statement<[string], JournalRow>;
   finishJournal: Database.Statement<{ key: string; status: string; result: string; finishedAt: number }>;
   selectJournalOfThread: Database.Statement<[string], JournalRow>;
@@ -114,6 +115,14 @@ export function prepareSqliteStatements(db: Database.Database): SqliteStatements
     insertJournal: db.prepare<Omit<JournalRow, 'status' | 'finishedAt' | 'result'>, JournalRow>(
       `INSERT INTO journal (key, thread_id, call_id, tool_name, args_hash, idempotent, status, started_at)
        VALUES (@key, @threadId, @callId, @toolName, @argsHash, @idempotent, 'started', @startedAt)
+       ON CONFLICT (key) DO NOTHING
+       RETURNING ${journalColumns}`,
+    ),
+    insertFinishedJournal: db.prepare<JournalRow, JournalRow>(
+      `INSERT INTO journal (key, thread_id, call_id, tool_name, args_hash, idempotent, status, started_at,
+         finished_at, result)
+       VALUES (@key, @threadId, @callId, @toolName, @argsHash, @idempotent, @status, @startedAt,
+         @finishedAt, @result)
        ON CONFLICT (key) DO NOTHING
        RETURNING ${journalColumns}`,
     ),

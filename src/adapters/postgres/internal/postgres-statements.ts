@@ -67,6 +67,11 @@ export function createPostgresStatements(schema: string) {
       VALUES ($1, $2, $3, $4, $5, $6, 'started', $7)
       ON CONFLICT (key) DO NOTHING
       RETURNING ${journalColumns}`,
+    insertFinishedJournal: `INSERT INTO ${schema}.journal
+        (key, thread_id, call_id, tool_name, args_hash, idempotent, status, started_at, finished_at, result)
+      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      ON CONFLICT (key) DO NOTHING
+      RETURNING ${journalColumns}`,
     selectJournal: `SELECT ${journalColumns} FROM ${schema}.journal WHERE key = $1`,
     finishJournal: `UPDATE ${schema}.journal SET status = $2, result = $3, finished_at = $4 WHERE key = $1
       RETURNING 1 AS found`,
