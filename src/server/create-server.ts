@@ -41,7 +41,8 @@ export const defaultMaxBodyBytes = 256 * 1024;
 export function createServer(options: ServerOptions): FlowstackServer {
   const clock = options.clock ?? systemClock;
   const shutdown = new AbortController();
-  const runner = createTurnRunner({ clock });
+  // Behind a turn queue a thread's later messages wait their turn on the queue instead of being refused.
+  const runner = createTurnRunner({ clock, queued: options.turns !== undefined });
   // Streams wake on this process's agent (stored events and live progress), on a cross-process fan-out
   // when one is given (events committed by other processes), and on this server's own turn events.
   const sources = [

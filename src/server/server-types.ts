@@ -29,7 +29,11 @@ export interface TurnSender {
 
 export interface ServerOptions {
   agent: ServerAgent;
-  /** Send new messages here instead of to `agent.send` (scale-out: a turn queue). Reads stay on the agent. */
+  /**
+   * Send new messages here instead of to `agent.send` (scale-out: a turn queue). Reads stay on the agent.
+   * It must run each thread's turns in the order they were sent, as the BullMQ turn queue does: a message
+   * that arrives while the thread's turn runs is sent on too and waits its turn, instead of a 409.
+   */
   turns?: TurnSender;
   /** Bearer tokens → principals, or a function that authenticates an `Authorization` header. */
   auth: { tokens: TokenTable } | { authenticate: Authenticate };

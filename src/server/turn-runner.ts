@@ -1,8 +1,11 @@
 /**
- * The turns this server runs: at most one per thread at a time (a second is refused at once with
- * `ThreadBusyError`, without waiting for the store's lease), the principal of a thread whose first
- * turn has not been saved yet, cancellation, and a live `error` event (id 0) when a turn that runs in
- * the background fails — the client that was answered 202 learns of it on the thread's stream.
+ * The turns this server runs: the principal of a thread whose first turn has not been saved yet,
+ * cancellation, and a live `error` event (id 0) when a turn that runs in the background fails — the
+ * client that was answered 202 learns of it on the thread's stream. In this process (`queued` off), at
+ * most one turn per thread at a time: a second is refused at once with `ThreadBusyError`, without
+ * waiting for the store's lease. Behind a turn queue (`queued`), a message that arrives while the
+ * thread's turn runs is sent on as well: the queue numbers each thread's turns and its workers run them
+ * one after another, so the second message waits its turn instead of being refused (docs/decisions/0028).
  */
 import type { TurnResult } from '../agent/index.js';
 import { ThreadBusyError } from '../errors/index.js';
@@ -25,7 +28,7 @@ export interface TurnRunner {
   currentProgress(threadId: string): Observation | undefined;
   /** The principal of a thread this server is starting and has not saved yet. */
   ownerOf(threadId: string): string | undefined;
-  /** Cancels the thread's running turn; false when none runs. */
+  /** Cancels the thread's running turn (and, behind a queue, those sent after it); false when none runs. */
   cancel(threadId: string): boolean;
   /** Live events of this server's turns (background failures). */
   subscribe: SubscribeObservations;
@@ -33,15 +36,25 @@ export interface TurnRunner {
   close(): Promise<void>;
 }
 
-export function createTurnRunner(options: { clock: Clock }): TurnRunner {
-  const running = new Map<
-    string,
-    { principal: string; controller: AbortController; done: Promise<unknown>; progress?: Observation }
-  >();
+interface RunningTurn {
+  principal: string;
+  controller: AbortController;
+  done: Promise<unknown>;
+  progress?: Observation;
+}
+
+export function createTurnRunner(options: { clock: Clock; queued?: boolean }): TurnRunner {
+  // Each thread's turns in the order they were sent; the first is the one running.
+  const running = new Map<string, RunningTurn[]>();
   const bus = createObservationBus();
+  const remove = (threadId: string, entry: RunningTurn) => {
+    const left = (running.get(threadId) ?? []).filter((e) => e !== entry);
+    if (left.length === 0) running.delete(threadId);
+    else running.set(threadId, left);
+  };
   return {
     run(threadId, principal, task) {
-      if (running.has(threadId)) return Promise.reject(new ThreadBusyError({ threadId }));
+      if (running.has(threadId) && !options.queued) return Promise.reject(new ThreadBusyError({ threadId }));
       const controller = new AbortController();
       const done = Promise.resolve()
         .then(() => task(controller.signal))
@@ -65,26 +78,28 @@ export function createTurnRunner(options: { clock: Clock }): TurnRunner {
           ]);
           throw error;
         })
-        .finally(() => running.delete(threadId));
-      running.set(threadId, { principal, controller, done: done.catch(() => undefined) });
+        .finally(() => remove(threadId, entry));
+      const entry: RunningTurn = { principal, controller, done: done.catch(() => undefined) };
+      running.set(threadId, [...(running.get(threadId) ?? []), entry]);
       return done;
     },
     isRunning: (threadId) => running.has(threadId),
     noteProgress(observation) {
-      const entry = running.get(observation.threadId);
+      const entry = running.get(observation.threadId)?.[0];
       if (entry && observation.id === 0) entry.progress = observation;
     },
-    currentProgress: (threadId) => running.get(threadId)?.progress,
-    ownerOf: (threadId) => running.get(threadId)?.principal,
+    currentProgress: (threadId) => running.get(threadId)?.[0]?.progress,
+    ownerOf: (threadId) => running.get(threadId)?.[0]?.principal,
     cancel(threadId) {
-      const entry = running.get(threadId);
-      if (!entry) return false;
-      entry.controller.abort(new Error('The turn was cancelled.'));
+      const entries = running.get(threadId);
+      if (!entries) return false;
+      // The thread's stop: the running turn and any sent after it.
+      for (const entry of entries) entry.controller.abort(new Error('The turn was cancelled.'));
       return true;
     },
     subscribe: bus.subscribe,
     async close() {
-      const entries = [...running.values()];
+      const entries = [...running.values()].flat();
       for (const entry of entries) entry.controller.abort(new Error('The server is shutting down.'));
       await Promise.all(entries.map((e) => e.done));
     },

@@ -178,6 +178,59 @@ describeWithService(
       }
     });
 
+    it('queues a message sent while the thread’s turn runs, instead of refusing it with 409', async () => {
+      const apiAgent = createOrderAgent({ store, effectsDir, worker: 'api' });
+      const server = createServer({
+        agent: apiAgent,
+        turns: queue,
+        auth: { tokens: new Map([['tok', 'alice']]) },
+      });
+      const { url } = await server.listen();
+      const post = (path: string, text: string) =>
+        fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { authorization: 'Bearer tok', 'content-type': 'application/json' },
+          body: JSON.stringify({ text }),
+        });
+      try {
+        const created = (await (await post('/v1/threads', 'order cherries-1 1')).json()) as {
+          threadId: string;
+        };
+        const messages = `/v1/threads/${created.threadId}/messages`;
+        // Three messages at once on one API process: before, the second and third were 409.
+        const sent = ['order cherries-2 2', 'order cherries-3 3', 'order cherries-4 4'];
+        const responses = await Promise.all(sent.map((text) => post(messages, text)));
+        expect(responses.map((r) => r.status)).toEqual([200, 200, 200]);
+        const replies = await Promise.all(responses.map((r) => r.json() as Promise<{ reply: string }>));
+        expect(replies.map((r) => r.reply)).toEqual(
+          sent.map((_, i) => expect.stringContaining(`cherries-${i + 2}`)),
+        );
+        // One turn at a time: each message is followed by its own reply, never interleaved.
+        const dialogue = (await store.readHistory(created.threadId))
+          .filter((entry) => entry.kind === 'message')
+          .map((entry) => JSON.parse(entry.data) as { role: string });
+        expect(dialogue.map((m) => m.role)).toEqual([
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+          'user',
+          'assistant',
+        ]);
+        const cherries = readOrderEffects(effectsDir).filter((e) => e.item.startsWith('cherries'));
+        expect(cherries.map((e) => e.item).sort()).toEqual([
+          'cherries-1',
+          'cherries-2',
+          'cherries-3',
+          'cherries-4',
+        ]);
+      } finally {
+        await server.close();
+      }
+    });
+
     it('runs a Schedule flow whose schedule_task call becomes a delayed job, fired as a turn later', async () => {
       const scheduling = createOrderAgent({ store, effectsDir, worker: 'local', scheduler: queue });
       const turn = await scheduling.send({ threadId: 'b1', text: 'reorder quinces in 100 ms' });
