@@ -21,13 +21,17 @@ export const gaps = {
     'model call, so that a crashed turn can be replayed (docs/decisions/0017), and its result — each save ' +
     'schema-checking and encoding the snapshot and serializing the observations; routing, the flow stack and its ' +
     "per-turn diff. Per step, about a tenth of a millisecond: the model's answer is journaled before it is used " +
-    '(a start row and a result row), the tool call passes the whole pipeline (parse and validate the arguments ' +
+    '(one row; docs/decisions/0027), the tool call passes the whole pipeline (parse and validate the arguments ' +
     'against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction of the ' +
     'result, output validation, the timeout), and the step becomes history rows and observations. At K = 10 the ' +
-    'per-turn part is about a third of the total, which is why K = 10 is further from the target than K = 100. To ' +
-    'close it: save the in-flight record with the first journal write instead of a commit of its own (one snapshot ' +
-    'save per turn); journal a model answer as one row (a store method that writes start and result at once); ' +
-    'check the snapshot with a validator compiled once from its schema instead of a Zod parse per save; keep the ' +
+    'per-turn part is about a third of the total, which is why K = 10 is further from the target than K = 100. ' +
+    'Trimming will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but ' +
+    'without the agent around it (no routing, commits, telemetry or answer journal), already takes about 60 µs of ' +
+    'wall time per step on this machine, above a quarter of the peer. To close it, the step itself has to be ' +
+    'rebuilt: one awaited execute per call with the pipeline stages as plain pre- and post-checks, one deadline ' +
+    'timer per run instead of one per model and tool call, the prompt kept as one append-only array; and around ' +
+    'it, save the in-flight record with the first journal write instead of a commit of its own (one snapshot ' +
+    'save per turn); check the snapshot with a validator compiled once from its schema instead of a Zod parse per save; keep the ' +
     'per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
@@ -40,10 +44,10 @@ export const gaps = {
     'and hand the model a read-only view instead of a copy; let the memory store keep finished sessions compactly ' +
     '(one text per journal row).',
   sqliteVsLangGraph:
-    'flowstack writes to SQLite four times per step, each its own WAL append: the model answer (start and result ' +
-    'rows) and the tool call (a start row before it runs, as invariant 5 requires, and the result after). To close ' +
-    'it: write a model answer as one row, and the start and result of calls that finish within the step in one ' +
-    'transaction after a durable start of the batch; keep the per-turn commit as it is (its cost is flat).',
+    'flowstack writes to SQLite three times per step, each its own WAL append: the model answer (one row; ' +
+    'docs/decisions/0027) and the tool call (a start row before it runs, as invariant 5 requires, and the result ' +
+    'after). To close it: write the start and result of calls that finish within the step in one transaction ' +
+    'after a durable start of the batch; keep the per-turn commit as it is (its cost is flat).',
   parallelTools:
     'When the model asks for several tools in one step, the skill loop passes them to `executeToolBatch` without a ' +
     '`parallelGroup`, so they run one after another (3 × 50 ms). `executeToolBatch` itself overlaps calls that ' +
@@ -57,8 +61,12 @@ export const gaps = {
     'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of the ' +
     'thread, the lease, loading and checking the snapshot) weighs as much as about three steps, and with 1,000 ' +
     'sessions in flight on one core their transcripts, journals and snapshots are all live in the memory store, ' +
-    'so collection costs more than for a peer that keeps nothing. To close it: the per-turn items of the first ' +
-    'target (one snapshot save per turn, one row per model answer, a compiled snapshot check).',
+    'so collection costs more than for a peer that keeps nothing: a CPU profile of this scenario (`node ' +
+    "--cpu-prof`) puts 43 % of flowstack's time in the garbage collector, against 12 % when sessions run one at a " +
+    'time, because with 1,000 sessions interleaved almost every object of a session outlives a young-generation ' +
+    'collection and is copied and promoted. The heap a session holds in flight (next target) is therefore what ' +
+    'sets this figure. To close it: the items of the memory target, then the per-turn items of the first target ' +
+    '(one snapshot save per turn, a compiled snapshot check).',
   sessionsMemory:
     'A heap snapshot of 1,000 flowstack sessions held in their third tool call shows about 50 KiB each (it was 90 ' +
     'KiB before the component tools were shared): ~20 suspended async frames per call in flight (one per layer ' +
