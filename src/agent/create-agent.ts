@@ -24,7 +24,7 @@ import {
 } from '../plan/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
-import type { ExecutionConfig, RollbackReport } from '../spec/index.js';
+import type { ExecutionConfig, ObservationDraft, RollbackReport } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   createMemoryRateLimiter,
@@ -167,7 +167,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   async function runTurn(
     sendOptions: SendOptions,
-    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    loaded: LoadedThread,
     input: TurnInput,
   ): Promise<TurnResult> {
     const { threadId } = sendOptions;
@@ -196,7 +196,7 @@ export function createAgent(options: AgentOptions): Agent {
 
   async function runTurnSteps(
     sendOptions: SendOptions,
-    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    loaded: LoadedThread,
     turnId: string,
     telemetry: TurnTelemetry,
     input: TurnInput,
@@ -208,7 +208,8 @@ export function createAgent(options: AgentOptions): Agent {
       snapshot: loaded.snapshot,
       baseVersion: loaded.version,
       history: [],
-      observations: [],
+      // What closing an interrupted turn reported is saved with this turn's first commit.
+      observations: [...(loaded.carried ?? [])],
       replyParts: [],
       failed: false,
       suspended: false,
@@ -463,12 +464,14 @@ export function createAgent(options: AgentOptions): Agent {
   /**
    * Closes a turn whose process died when the user moved on: its in-flight record goes, and the calls it
    * started without a recorded result are reported as unknown outcomes — never guessed, never re-run.
-   * Whatever it saved (a plan's progress) stays, for the next message to go on from.
+   * Whatever it saved (a plan's progress) stays, for the next message to go on from. Nothing is saved
+   * here: the report is carried into the next turn's first commit, so closing the old turn and starting
+   * the new one are one write (a process that dies before it closes the old turn again).
    */
   async function closeInterruptedTurn(
-    loaded: Awaited<ReturnType<typeof loadOrCreateThread>>,
+    loaded: LoadedThread,
     interrupted: InflightTurn,
-  ): Promise<Awaited<ReturnType<typeof loadOrCreateThread>>> {
+  ): Promise<LoadedThread> {
     const turn: TurnState = {
       threadId: loaded.snapshot.threadId,
       turnId: interrupted.turnId,
@@ -491,8 +494,7 @@ export function createAgent(options: AgentOptions): Agent {
         ? { unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })) }
         : {}),
     });
-    const { version } = await commitTurn(turn, store, bus);
-    return { snapshot: turn.snapshot, version };
+    return { snapshot: turn.snapshot, version: loaded.version, carried: turn.observations };
   }
 
   /** Ends a turn that kept dying: it is not tried again, and what it may have done is said. */
@@ -585,6 +587,9 @@ function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: st
 }
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
+/** A thread as loaded for a turn, with what closing its interrupted turn has to save with the next commit. */
+type LoadedThread = Awaited<ReturnType<typeof loadOrCreateThread>> & { carried?: ObservationDraft[] };
+
 type TurnInput = { text: string } | { answer: string; suspensionId: string } | { interrupted: InflightTurn };
 
 /** Every override names a bound of the skill loop and is a number ≥ 0 (DESIGN.md invariant 9). */
