@@ -181,5 +181,55 @@ describe('snapshot codec', () => {
       const withBigInt = snapshot({ extensions: { n: 1n } });
       expect(() => encodeSnapshot(withBigInt)).toThrow(SnapshotError);
     });
+
+    it('refuses numbers JSON would write as null, which could not be read back', () => {
+      for (const bad of [Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, Number.NaN]) {
+        expect(() => encodeSnapshot(snapshot({ turnCount: bad }))).toThrow(/turnCount/);
+        const scratchpad = [{ key: 'k', text: 't', source: 's', time: bad }];
+        expect(() => encodeSnapshot(snapshot({ scratchpad }))).toThrow(/scratchpad\.0\.time/);
+      }
+    });
+  });
+
+  describe('encoding and decoding accept and refuse the same snapshots', () => {
+    // Each case both ways: encoding an object, and decoding the text another writer could have stored.
+    const cases: [string, unknown, boolean][] = [
+      ['a full snapshot', snapshot(), true],
+      ['an optional field left undefined', { ...snapshot(), principal: undefined }, true],
+      ['a key this version does not know', { ...snapshot(), color: 'red' }, false],
+      [
+        'a flow without its name',
+        { ...snapshot(), stack: [{ id: 'x', status: 'active', slots: {}, retries: 0 }] },
+        false,
+      ],
+      ['a negative turn count', snapshot({ turnCount: -1 }), false],
+      ['a fractional history seq', snapshot({ historySeq: 1.5 }), false],
+      ['an empty thread id', { ...snapshot(), threadId: '' }, false],
+      [
+        'an unknown diff operation',
+        snapshot({ diffs: [{ turn: 1, turnId: 't', changes: [{ op: 'jump' }] }] } as never),
+        false,
+      ],
+      [
+        'a flags diff with an unknown flag',
+        snapshot({
+          diffs: [{ turn: 1, turnId: 't', changes: [{ op: 'flags', set: { loud: true } }] }],
+        } as never),
+        false,
+      ],
+      ['any JSON under extensions', snapshot({ extensions: { deep: { a: [1, { b: null }] } } }), true],
+    ];
+    it.each(cases)('%s', (_name, value, valid) => {
+      const encode = () => encodeSnapshot(value as ThreadSnapshot);
+      if (valid) {
+        const text = encode();
+        expect(decodeSnapshot((value as ThreadSnapshot).threadId, text)).toEqual(JSON.parse(text));
+      } else {
+        expect(encode).toThrow(SnapshotError);
+        const text = JSON.stringify(value);
+        const threadId = (value as ThreadSnapshot).threadId || 't1';
+        expect(() => decodeSnapshot(threadId, text)).toThrow(SnapshotError);
+      }
+    });
   });
 });
