@@ -26,13 +26,13 @@ export const gaps = {
     'result, output validation, the timeout), and the step becomes history rows and observations. At K = 10 the ' +
     'per-turn part is about a third of the total, which is why K = 10 is further from the target than K = 100. ' +
     'Trimming will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but ' +
-    'without the agent around it (no routing, commits, telemetry or answer journal), already takes about 60 µs of ' +
-    'wall time per step on this machine, above a quarter of the peer. To close it, the step itself has to be ' +
+    'without the agent around it (no routing, commits, telemetry or answer journal), already takes 60–70 µs of ' +
+    'wall time and about 110 µs of CPU time per step on a machine where the peer takes 150–230 µs (`node ' +
+    'probes/loop-alone.mjs` in `bench/`), well above a quarter of the peer. To close it, the step itself has to be ' +
     'rebuilt: one awaited execute per call with the pipeline stages as plain pre- and post-checks, one deadline ' +
     'timer per run instead of one per model and tool call, the prompt kept as one append-only array; and around ' +
     'it, save the in-flight record with the first journal write instead of a commit of its own (one snapshot ' +
-    'save per turn); check the snapshot with a validator compiled once from its schema instead of a Zod parse per save; keep the ' +
-    'per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
+    'save per turn); keep the per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
@@ -66,7 +66,7 @@ export const gaps = {
     'time, because with 1,000 sessions interleaved almost every object of a session outlives a young-generation ' +
     'collection and is copied and promoted. The heap a session holds in flight (next target) is therefore what ' +
     'sets this figure. To close it: the items of the memory target, then the per-turn items of the first target ' +
-    '(one snapshot save per turn, a compiled snapshot check).',
+    '(one snapshot save per turn).',
   sessionsMemory:
     'A heap snapshot of 1,000 flowstack sessions held in their third tool call shows about 50 KiB each (it was 90 ' +
     'KiB before the component tools were shared): ~20 suspended async frames per call in flight (one per layer ' +
@@ -94,6 +94,8 @@ export const gaps = {
     'time: the 20 warm-up sessions are new threads, so the worker has never decoded a stored snapshot before the ' +
     "resume (the first decode of the crashed thread's 7.5 KB snapshot takes about 10 ms in a new process, 1 ms the " +
     'second time, 0.05 ms once optimized), nor closed a turn or read a journal range. The figure moves with the ' +
-    "machine's speed more than any other here. To close it with margin: validate the snapshot with a validator " +
-    'compiled once (no per-shape warm-up), and the per-turn items of the first target.',
+    "machine's speed more than any other here. (Checking the snapshot with an Ajv validator compiled from its " +
+    "schema instead of Zod was tried and dropped: 9 µs against Zod's 13 µs once warm, but slower on first use.) " +
+    'To close it with margin: the per-turn items of the first target, which shorten the code that has to run ' +
+    'for the first time.',
 } as const;
