@@ -350,4 +350,56 @@ describe('file snapshots and rollback through the agent', () => {
     expect(after.reply).toContain('Nothing was changed in the end.');
     expectOriginal();
   });
+
+  it('keeps the newest snapshots of calls that worked, up to files.keep', async () => {
+    const store = createSqliteStore({ path: join(base, 'keep.db') });
+    stores.push(store);
+    let edits = 0;
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          { match: { phase: 'predict' }, json: { flow: 'edit_docs', slots: {} }, repeat: true },
+          {
+            match: { phase: 'skill', prompt: (call) => call.prompt.at(-1)?.role !== 'tool' },
+            respond: () => {
+              edits += 1;
+              const input = { edits: [{ path: 'notes.txt', text: `version ${edits}` }] };
+              return { toolCalls: [{ toolName: 'edit_files', callId: `edit-${edits}`, input }] };
+            },
+            repeat: true,
+          },
+          { match: { phase: 'skill' }, text: 'Edited.', repeat: true },
+        ],
+      }),
+      flows: [editDocs],
+      tools: [createEditFilesTool(root)],
+      store,
+      clock,
+      files: { root, snapshotDir: join(base, 'snapshots'), keep: { maxPerThread: 2, checkEveryMs: 0 } },
+      toolPipeline: { simulate: undefined },
+    });
+    for (let n = 1; n <= 5; n++) await agent.send({ threadId: 'k', text: `edit the notes, take ${n}` });
+    const kept = (await agent.readThread('k')).fileSnapshots.map((s) => [s.callId, s.status]);
+    expect(kept).toEqual([
+      ['edit-4', 'committed'],
+      ['edit-5', 'committed'],
+    ]);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('version 5');
+    // What is kept can still be rolled back: to the text before the fifth edit.
+    await agent.rollback({ threadId: 'k', callId: 'edit-5' });
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('version 4');
+  });
+
+  it('refuses a retention that makes no sense when the agent is created', () => {
+    const make = (keep: { maxAgeMs?: number; maxPerThread?: number }) => () =>
+      createAgent({
+        model: createScriptedModel({ steps }),
+        flows: [editDocs],
+        tools: [createEditFilesTool(root)],
+        store: createSqliteStore({ path: join(base, 'refused.db') }),
+        files: { root, keep },
+      });
+    expect(make({ maxPerThread: 0 })).toThrow(/maxPerThread must be a whole number of at least 1/);
+    expect(make({ maxAgeMs: -5 })).toThrow(/maxAgeMs must be a positive number/);
+  });
 });

@@ -5,12 +5,13 @@
  */
 import {
   createDirectorySnapshotStore,
+  type FileSnapshotRetention,
   type FileSnapshotService,
   listFileSnapshots,
   rollbackFileSnapshot,
   type WorkspaceFiles,
 } from '../consistency/index.js';
-import { FileSnapshotError, InputError } from '../errors/index.js';
+import { ConfigurationError, FileSnapshotError, InputError } from '../errors/index.js';
 import type { FileSnapshotStore, RollbackReport } from '../spec/index.js';
 
 /** Where the files of tools that declare `touches` may be, and where their snapshots go. */
@@ -23,7 +24,21 @@ export interface AgentFileOptions {
   store?: FileSnapshotStore;
   /** The file operations (tests count them); defaults to the real file system. */
   workspace?: WorkspaceFiles;
+  /**
+   * How long snapshots of calls that are settled (succeeded, kept, rolled back) are kept: by default 30
+   * days and the newest 100 per thread, checked after a call that takes a snapshot at most every 10
+   * minutes per thread; `false` keeps every one. Snapshots still waiting for a person's decision are
+   * never removed.
+   */
+  keep?: FileSnapshotRetention | false;
 }
+
+/** The retention when `files.keep` is left out. */
+export const defaultFileSnapshotRetention: Required<FileSnapshotRetention> = {
+  maxAgeMs: 30 * 24 * 60 * 60 * 1000,
+  maxPerThread: 100,
+  checkEveryMs: 10 * 60 * 1000,
+};
 
 /** Restoring the files of one snapshot of a thread, named by its id or by the call that took it. */
 export interface RollbackOptions {
@@ -38,12 +53,27 @@ export interface RollbackOptions {
 
 /** The agent's snapshot service from its `files` options, with the defaults filled in. */
 export function createFileSnapshotService(options: AgentFileOptions = {}): FileSnapshotService {
+  const keep = options.keep === false ? undefined : { ...defaultFileSnapshotRetention, ...options.keep };
+  if (keep) assertRetention(keep);
   return {
     root: options.root ?? process.cwd(),
     store:
       options.store ?? createDirectorySnapshotStore({ dir: options.snapshotDir ?? '.flowstack/snapshots' }),
     ...(options.workspace ? { workspace: options.workspace } : {}),
+    ...(keep ? { keep } : {}),
   };
+}
+
+function assertRetention(keep: FileSnapshotRetention): void {
+  const problems: string[] = [];
+  if (keep.maxAgeMs !== undefined && !(Number.isFinite(keep.maxAgeMs) && keep.maxAgeMs > 0))
+    problems.push(`files.keep.maxAgeMs must be a positive number of milliseconds, not ${keep.maxAgeMs}.`);
+  if (keep.maxPerThread !== undefined && !(Number.isInteger(keep.maxPerThread) && keep.maxPerThread >= 1))
+    problems.push(`files.keep.maxPerThread must be a whole number of at least 1, not ${keep.maxPerThread}.`);
+  if (keep.checkEveryMs !== undefined && !(Number.isFinite(keep.checkEveryMs) && keep.checkEveryMs >= 0))
+    problems.push(`files.keep.checkEveryMs must be 0 or more milliseconds, not ${keep.checkEveryMs}.`);
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: 'The file snapshot retention is not valid:', problems });
 }
 
 /**

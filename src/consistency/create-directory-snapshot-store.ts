@@ -155,6 +155,20 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
         return parsed.data as FileSnapshotEvent;
       });
     },
+    async remove(threadId, id) {
+      const parent = threadDir(threadId);
+      // Renamed out of the listed names first (one atomic step), then deleted: a crash in between
+      // leaves a folder no one lists, cleared by the next removal in the thread.
+      const doomed = join(parent, `.removed-${id}-${randomBytes(6).toString('hex')}`);
+      try {
+        await rename(snapshotDir(threadId, id), doomed);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+      }
+      await syncPath(parent).catch(() => undefined);
+      for (const name of await readdir(parent).catch(() => [] as string[]))
+        if (name.startsWith('.removed-')) await rm(join(parent, name), { recursive: true, force: true });
+    },
     async list(threadId) {
       let names: string[];
       try {

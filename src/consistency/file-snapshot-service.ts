@@ -1,4 +1,5 @@
 import type { FileSnapshotStore } from '../spec/index.js';
+import type { FileSnapshotRetention } from './prune-file-snapshots.js';
 import type { WorkspaceFiles } from './workspace-files.js';
 
 /**
@@ -11,4 +12,6 @@ export interface FileSnapshotService {
   store: FileSnapshotStore;
   /** Defaults to `nodeWorkspaceFiles`. */
   workspace?: WorkspaceFiles;
+  /** Settled snapshots beyond this are removed after each call that takes one; without it, none are. */
+  keep?: FileSnapshotRetention;
 }

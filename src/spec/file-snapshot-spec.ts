@@ -133,6 +133,12 @@ export interface FileSnapshotStoreV1 {
   readEvents(threadId: string, id: string): Promise<FileSnapshotEvent[]>;
   /** The ids of a thread's snapshots, oldest first. */
   list(threadId: string): Promise<string[]>;
+  /**
+   * Deletes a snapshot whole: afterwards it is neither listed nor loaded, even if the process dies
+   * midway. Removing one that is not there does nothing. Optional: a store without it keeps every
+   * snapshot (the retention of `createAgent({ files: { keep } })` then removes nothing).
+   */
+  remove?(threadId: string, id: string): Promise<void>;
 }
 
 export type FileSnapshotStore = FileSnapshotStoreV1;

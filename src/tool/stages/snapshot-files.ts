@@ -1,4 +1,9 @@
-import { listChangedFiles, selectTouchedPaths, takeFileSnapshot } from '../../consistency/index.js';
+import {
+  listChangedFiles,
+  pruneWhenDue,
+  selectTouchedPaths,
+  takeFileSnapshot,
+} from '../../consistency/index.js';
 import { FileSnapshotError } from '../../errors/index.js';
 import type { FileSnapshotRecord, FileTouchSpec, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
@@ -55,10 +60,16 @@ const snapshotAround: ToolStage = async (state, next) => {
   if (result.status === 'suspended') return result;
   // The status is a note for people: failing to write it must not turn the call's own result into an
   // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
-  const append = (status: 'committed' | 'failed') =>
-    files.store
+  const append = async (status: 'committed' | 'failed') => {
+    await files.store
       .append(threadId, record.id, { type: 'status', status, at: clock.now() })
       .catch(() => undefined);
+    // Retention, like the status, never changes the call's result; an undecided snapshot is never removed.
+    if (files.keep)
+      await pruneWhenDue({ store: files.store, threadId, keep: files.keep, now: clock.now() }).catch(
+        () => undefined,
+      );
+  };
   if (result.status === 'success') {
     await append('committed');
     return result;
