@@ -390,6 +390,44 @@ describe('file snapshots and rollback through the agent', () => {
     expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('version 4');
   });
 
+  it('refuses to roll back a call whose files a later call changed, unless forced', async () => {
+    const store = createSqliteStore({ path: join(base, 'conflict.db') });
+    stores.push(store);
+    let edits = 0;
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          { match: { phase: 'predict' }, json: { flow: 'edit_docs', slots: {} }, repeat: true },
+          {
+            match: { phase: 'skill', prompt: (call) => call.prompt.at(-1)?.role !== 'tool' },
+            respond: () => {
+              edits += 1;
+              const input = { edits: [{ path: 'notes.txt', text: `version ${edits}` }] };
+              return { toolCalls: [{ toolName: 'edit_files', callId: `edit-${edits}`, input }] };
+            },
+            repeat: true,
+          },
+          { match: { phase: 'skill' }, text: 'Edited.', repeat: true },
+        ],
+      }),
+      flows: [editDocs],
+      tools: [createEditFilesTool(root)],
+      store,
+      clock,
+      files: { root, snapshotDir: join(base, 'snapshots') },
+      toolPipeline: { simulate: undefined },
+    });
+    await agent.send({ threadId: 'c', text: 'edit the notes' });
+    await agent.send({ threadId: 'c', text: 'edit them again' });
+    const error = await agent
+      .rollback({ threadId: 'c', callId: 'edit-1' })
+      .catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'FileSnapshotError', reason: 'conflict' });
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('version 2');
+    await agent.rollback({ threadId: 'c', callId: 'edit-1', force: true });
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('line one\nline two\n');
+  });
+
   it('refuses a retention that makes no sense when the agent is created', () => {
     const make = (keep: { maxAgeMs?: number; maxPerThread?: number }) => () =>
       createAgent({

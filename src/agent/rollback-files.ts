@@ -49,6 +49,8 @@ export interface RollbackOptions {
   callId?: string;
   /** Who asks; must own the thread. */
   principal?: string;
+  /** Roll back even when the files changed after the call (by a later call or a person); else `conflict`. */
+  force?: boolean;
 }
 
 /** The agent's snapshot service from its `files` options, with the defaults filled in. */
@@ -79,8 +81,8 @@ function assertRetention(keep: FileSnapshotRetention): void {
 /**
  * Rolls back one snapshot of the thread. Throws `InputError` when neither id is given and
  * `FileSnapshotError` for an unknown id (`not_found`), a path that now leads out of the root
- * (`outside_root`), a folder or link in the way (`not_a_file`) or an unreadable snapshot (`corrupt`);
- * in every case nothing was changed.
+ * (`outside_root`), a folder or link in the way (`not_a_file`), an unreadable snapshot (`corrupt`) or
+ * files changed since the call left them (`conflict`, unless `force`); in every case nothing was changed.
  */
 export async function rollbackFiles(
   service: FileSnapshotService,
@@ -110,5 +112,6 @@ export async function rollbackFiles(
     snapshotId,
     now: options.now,
     ...(options.principal !== undefined ? { principal: options.principal } : {}),
+    ...(options.force ? { force: true } : {}),
   });
 }

@@ -20,7 +20,8 @@ export const usage = `Usage: flowstack <command> [options]
   approve <thread>              answer the question a thread waits for: approve, --reject "<reason>",
                                   --args '<json>' (edited arguments), or --answer '<json or text>' for other
                                   questions; --suspension <id> picks one when several wait
-  rollback <thread>             restore the files a tool call changed (--snapshot <id>; default the latest)
+  rollback <thread>             restore the files a tool call changed (--snapshot <id>; default the latest;
+                                  --force overwrites later changes to those files)
   audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)
   demo [example]                play the example's demo conversation
 
@@ -47,6 +48,7 @@ export function parseCliArgs(argv: string[]) {
       reject: { type: 'string' },
       args: { type: 'string' },
       snapshot: { type: 'string' },
+      force: { type: 'boolean' },
       answer: { type: 'string' },
       limit: { type: 'string' },
       events: { type: 'boolean' },

@@ -1,4 +1,9 @@
-import type { FileSnapshotEvent, FileSnapshotStatus, RollbackReport } from '../spec/index.js';
+import type {
+  FileFingerprint,
+  FileSnapshotEvent,
+  FileSnapshotStatus,
+  RollbackReport,
+} from '../spec/index.js';
 
 /** Where a snapshot stands, read from its journal. */
 export interface FileSnapshotProgress {
@@ -9,6 +14,8 @@ export interface FileSnapshotProgress {
   planned?: { restored: string[]; removed: string[] };
   /** The report of a finished rollback. */
   report?: RollbackReport;
+  /** The files as the call left them (the last status that recorded them). */
+  after?: FileFingerprint[];
 }
 
 /**
@@ -20,8 +27,10 @@ export function foldSnapshotEvents(events: readonly FileSnapshotEvent[]): FileSn
   const done = new Set<number>();
   let report: RollbackReport | undefined;
   let planned: FileSnapshotProgress['planned'];
+  let after: FileFingerprint[] | undefined;
   for (const event of events) {
     if (report) break;
+    if (event.type === 'status' && event.after) after = event.after;
     if (event.type === 'status' && status !== 'rolling-back') status = event.status;
     else if (event.type === 'rollback-start') {
       status = 'rolling-back';
@@ -32,5 +41,11 @@ export function foldSnapshotEvents(events: readonly FileSnapshotEvent[]): FileSn
       report = event.report;
     }
   }
-  return { status, done, ...(planned ? { planned } : {}), ...(report ? { report } : {}) };
+  return {
+    status,
+    done,
+    ...(planned ? { planned } : {}),
+    ...(report ? { report } : {}),
+    ...(after ? { after } : {}),
+  };
 }

@@ -4,6 +4,7 @@ export {
 } from './create-directory-snapshot-store.js';
 export { fileSnapshotIdOf, isFileSnapshotId } from './file-snapshot-id.js';
 export type { FileSnapshotService } from './file-snapshot-service.js';
+export { filesChangedSince, fingerprintFiles } from './fingerprint-files.js';
 export { type FileSnapshotProgress, foldSnapshotEvents } from './fold-snapshot-events.js';
 export { listChangedFiles } from './list-changed-files.js';
 export { listFileSnapshots } from './list-file-snapshots.js';

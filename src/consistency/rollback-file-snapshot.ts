@@ -1,6 +1,7 @@
 import { FileSnapshotError } from '../errors/index.js';
 import type { FileSnapshotRecord, RollbackReport, RollbackStep } from '../spec/index.js';
 import type { FileSnapshotService } from './file-snapshot-service.js';
+import { filesChangedSince } from './fingerprint-files.js';
 import { foldSnapshotEvents } from './fold-snapshot-events.js';
 import { sha256Of } from './internal/record-checksum.js';
 import { planRollback } from './plan-rollback.js';
@@ -15,13 +16,16 @@ export interface RollbackFileSnapshotOptions {
   now: () => number;
   /** Who asked for it, kept in the journal. */
   principal?: string;
+  /** Roll back even over changes made to the files after the call (else `conflict`). */
+  force?: boolean;
 }
 
 /**
  * Runs a snapshot's inverse operations (seed 004 rollback), idempotent and resumable:
  * - everything is checked before anything is written — the snapshot exists on this thread, its record
  *   and every stored content read back with their checksums, every path still resolves inside the root,
- *   nothing in the way is a folder or link — else a `FileSnapshotError` and nothing changes;
+ *   nothing in the way is a folder or link, and (unless `force`) no file changed after the call left it,
+ *   by a later call or by someone else — else a `FileSnapshotError` and nothing changes;
  * - each step is recorded as done in the snapshot's journal (flushed) after it took effect, so a
  *   rollback killed half-way carries on from the first step not recorded; a step done but not recorded
  *   runs again and writes the same bytes;
@@ -42,6 +46,17 @@ export async function rollbackFileSnapshot(options: RollbackFileSnapshotOptions)
   if (progress.report) return progress.report;
   const steps = planRollback(record);
   const prepared = await prepare(options, record, steps);
+  // Once started, a rollback is finished whatever the files look like: they are half restored by then.
+  if (!progress.planned && !options.force && progress.after) {
+    const changed = await filesChangedSince(service, record, progress.after);
+    if (changed.length > 0)
+      throw new FileSnapshotError({
+        reason: 'conflict',
+        snapshotId,
+        path: changed[0] as string,
+        message: `${changed.map((p) => `'${p}'`).join(', ')} changed after the call this snapshot was taken for (by a later call or by someone else); rolling back would undo that too, so nothing was rolled back. Roll back the later calls first, or roll back with force to overwrite those changes.`,
+      });
+  }
   let planned = progress.planned;
   if (!planned) {
     planned = {

@@ -3,10 +3,12 @@ import { FlowstackError } from './flowstack-error.js';
 /**
  * Why a file snapshot cannot be taken or rolled back: the thread has no snapshot with that id
  * (`not_found`), a path leaves the allowed root (`outside_root`: `..`, an absolute path elsewhere, a
- * symbolic link out), a path is not a regular file (`not_a_file`), or a stored record, content or journal
- * line does not read back as written (`corrupt`). Nothing on disk is changed.
+ * symbolic link out), a path is not a regular file (`not_a_file`), a stored record, content or journal
+ * line does not read back as written (`corrupt`), or a file changed after the call the snapshot protects,
+ * so rolling back would undo those later changes too (`conflict`; `force` rolls back anyway). Nothing on
+ * disk is changed.
  */
-export type FileSnapshotErrorReason = 'not_found' | 'outside_root' | 'not_a_file' | 'corrupt';
+export type FileSnapshotErrorReason = 'not_found' | 'outside_root' | 'not_a_file' | 'corrupt' | 'conflict';
 
 export class FileSnapshotError extends FlowstackError {
   readonly reason: FileSnapshotErrorReason;

@@ -51,6 +51,12 @@ export const rollbackBody = z
       .optional()
       .describe('The file snapshot to restore (one of the thread’s fileSnapshots).'),
     callId: z.string().min(1).optional().describe('Or the tool call whose snapshot to restore.'),
+    force: z
+      .boolean()
+      .optional()
+      .describe(
+        'Roll back even over changes made to the files after the call (else 409 file_snapshot_conflict).',
+      ),
   })
   .strict()
   .refine((body) => body.snapshotId !== undefined || body.callId !== undefined, {

@@ -37,6 +37,7 @@ const statusByCode: Record<string, number> = {
   file_snapshot_outside_root: 409,
   file_snapshot_not_a_file: 409,
   file_snapshot_corrupt: 409,
+  file_snapshot_conflict: 409,
 };
 
 const titles: Record<number, string> = {

@@ -1,7 +1,7 @@
 /**
  * The rollback route with a real agent (seed 004): a failed file edit is listed in the thread's
- * `fileSnapshots`, POST /rollback restores the files and answers the report, the same again, and bad
- * requests get problem details.
+ * `fileSnapshots`, POST /rollback restores the files and answers the report, the same again, refuses
+ * (409) when the files changed after the call unless `force`, and bad requests get problem details.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -89,7 +89,14 @@ describe('POST /v1/threads/{threadId}/rollback', () => {
     );
     expect(readFileSync(join(root, 'plan.md'), 'utf8')).toBe('v2');
 
-    const first = await alice(path, { method: 'POST', json: { snapshotId: snapshot.id } });
+    // Someone edits the plan after the failed call: a rollback would lose that, so it is refused.
+    writeFileSync(join(root, 'plan.md'), 'v2, edited by hand');
+    const refused = await alice(path, { method: 'POST', json: { snapshotId: snapshot.id } });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toMatchObject({ code: 'file_snapshot_conflict' });
+    expect(readFileSync(join(root, 'plan.md'), 'utf8')).toBe('v2, edited by hand');
+
+    const first = await alice(path, { method: 'POST', json: { snapshotId: snapshot.id, force: true } });
     expect(first.status).toBe(200);
     const report = await first.json();
     expect(report).toEqual({

@@ -91,9 +91,25 @@ export interface RollbackReport {
   removed: string[];
 }
 
+/** A declared file as it is at one moment: the SHA-256 of its bytes and its mode, or `null` when absent. */
+export interface FileFingerprint {
+  path: string;
+  sha256: string | null;
+  mode?: number;
+}
+
 /** A line of a snapshot's append-only journal. */
 export type FileSnapshotEvent =
-  | { type: 'status'; status: 'committed' | 'failed' | 'kept'; at: number }
+  | {
+      type: 'status';
+      status: 'committed' | 'failed' | 'kept';
+      at: number;
+      /**
+       * The files as the call left them (`sha256` of the bytes, `null` when absent), recorded with
+       * `committed` and `failed`: a rollback refuses when they changed since (`conflict`).
+       */
+      after?: FileFingerprint[];
+    }
   | {
       type: 'rollback-start';
       at: number;

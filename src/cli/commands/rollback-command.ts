@@ -36,6 +36,7 @@ export async function rollbackCommand(
       threadId: options.threadId,
       snapshotId,
       principal: args.values.principal ?? 'local',
+      ...(args.values.force ? { force: true } : {}),
     });
     io.out(
       args.values.json

@@ -55,7 +55,25 @@ const report = z
 
 export const fileSnapshotEventSchema = z.discriminatedUnion('type', [
   z
-    .object({ type: z.literal('status'), status: z.enum(['committed', 'failed', 'kept']), at: z.number() })
+    .object({
+      type: z.literal('status'),
+      status: z.enum(['committed', 'failed', 'kept']),
+      at: z.number(),
+      after: z
+        .array(
+          z
+            .object({
+              path: z.string(),
+              sha256: z
+                .string()
+                .regex(/^[0-9a-f]{64}$/)
+                .nullable(),
+              mode: z.number().int().optional(),
+            })
+            .strict(),
+        )
+        .optional(),
+    })
     .strict(),
   z
     .object({

@@ -65,11 +65,12 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
     const body = await readJsonBody(c.req.raw, rollbackBody);
     if (!body.ok) return problemResponse(body.problem);
     try {
-      const { snapshotId, callId } = body.value;
+      const { snapshotId, callId, force } = body.value;
       const result = await rollback.call(context.agent, {
         threadId,
         ...(snapshotId !== undefined ? { snapshotId } : {}),
         ...(callId !== undefined ? { callId } : {}),
+        ...(force ? { force } : {}),
         principal,
       });
       return c.json({ threadId, result: result ?? null });

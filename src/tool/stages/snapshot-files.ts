@@ -1,4 +1,5 @@
 import {
+  fingerprintFiles,
   listChangedFiles,
   pruneWhenDue,
   selectTouchedPaths,
@@ -61,8 +62,10 @@ const snapshotAround: ToolStage = async (state, next) => {
   // The status is a note for people: failing to write it must not turn the call's own result into an
   // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
   const append = async (status: 'committed' | 'failed') => {
+    // The files as the call left them: a later rollback refuses to undo changes made after this.
+    const after = await fingerprintFiles(files, record).catch(() => undefined);
     await files.store
-      .append(threadId, record.id, { type: 'status', status, at: clock.now() })
+      .append(threadId, record.id, { type: 'status', status, at: clock.now(), ...(after ? { after } : {}) })
       .catch(() => undefined);
     // Retention, like the status, never changes the call's result; an undecided snapshot is never removed.
     if (files.keep)
