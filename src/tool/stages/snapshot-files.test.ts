@@ -192,14 +192,19 @@ describe('snapshot-files stage (through executeToolBatch)', () => {
     expect(results.map((r) => r.status)).toEqual(['success', 'success', 'success']);
     expect(most).toBe(1);
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha123');
-    // Each snapshot holds the file as it was just before its own call.
-    const second = (await listFileSnapshots(files.store, 'thread-1')).find((s) => s.callId === 'c2');
-    await rollbackFileSnapshot({
-      service: files,
-      threadId: 'thread-1',
-      snapshotId: second?.id ?? '',
-      now: () => 1,
-    });
+    // Each snapshot holds the file as it was just before its own call; undoing the second call while the
+    // third's line is there would lose it too, so newest first.
+    const snapshots = await listFileSnapshots(files.store, 'thread-1');
+    const undo = (callId: string) =>
+      rollbackFileSnapshot({
+        service: files,
+        threadId: 'thread-1',
+        snapshotId: snapshots.find((s) => s.callId === callId)?.id ?? '',
+        now: () => 1,
+      });
+    await expect(undo('c2')).rejects.toMatchObject({ reason: 'conflict' });
+    await undo('c3');
+    await undo('c2');
     expect(readFileSync(join(root, 'a.txt'), 'utf8')).toBe('alpha1');
   });
 });
