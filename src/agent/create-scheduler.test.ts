@@ -155,6 +155,44 @@ describe('createScheduler (in-process, schedule kept in the store)', () => {
     await second.agent.close();
   });
 
+  it('fires a cron schedule at its calendar times in its time zone, skipping the weekend', async () => {
+    // Friday 27 November 2026, 07:00 UTC (08:00 in Paris).
+    const clock = createManualClock(Date.UTC(2026, 10, 27, 7, 0));
+    const notes: string[] = [];
+    const store = createMemoryStore();
+    const { agent, scheduler, fired } = startProcess(store, clock, notes);
+    await scheduler.schedule({
+      id: 'standup',
+      threadId: 't-cron',
+      text: 'note stand-up',
+      cron: '0 9 * * 1-5',
+      timezone: 'Europe/Paris',
+      limit: 2,
+    });
+    expect(await scheduler.listSchedules()).toMatchObject([
+      { id: 'standup', nextRunAt: Date.UTC(2026, 10, 27, 8, 0), runs: 0 },
+    ]);
+    scheduler.start();
+    // The scheduler looks at the store at least once a minute: three days of minutes.
+    await clock.settle(
+      (async () => {
+        while (fired.length < 2) await new Promise((resolve) => setImmediate(resolve));
+      })(),
+      { maxAdvances: 10_000 },
+    );
+    const sent = (await store.readHistory('t-cron')).filter(
+      (e) => e.kind === 'message' && e.data.includes('"user"'),
+    );
+    expect(sent.map((e) => new Date(e.createdAt).toISOString())).toEqual([
+      '2026-11-27T08:00:00.000Z',
+      '2026-11-30T08:00:00.000Z',
+    ]);
+    expect(notes).toEqual(['stand-up', 'stand-up']);
+    expect(await scheduler.listSchedules()).toEqual([]);
+    await scheduler.close();
+    await agent.close();
+  });
+
   it('does not run a firing twice when the process stopped after sending it, before saving the next time', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'flowstack-scheduler-')), 'flowstack.db');
     const clock = createManualClock(1_700_000_000_000);
@@ -241,7 +279,7 @@ describe('createScheduler (in-process, schedule kept in the store)', () => {
     expect(() => createScheduler({ agent, store: plain })).toThrow(ConfigurationError);
     const scheduler = createScheduler({ agent, store: createSqliteStore({ path: ':memory:' }) });
     await expect(scheduler.schedule({ id: 'x', threadId: 't', text: 'hi' })).rejects.toThrow(
-      /exactly one of at \(once\) and everyMs/,
+      /exactly one of at \(once\), everyMs/,
     );
     await expect(
       scheduler.schedule({ id: 'bad id!', threadId: 't', text: 'hi', everyMs: 10 }),

@@ -5,7 +5,7 @@
  * fires, so the fired turn is routed and run like any other.
  */
 
-/** What a Schedule flow (or a program) asks for. Exactly one of `at` and `everyMs`. */
+/** What a Schedule flow (or a program) asks for. Exactly one of `at`, `everyMs` and `cron`. */
 export interface ScheduleRequest {
   /** Stable id: scheduling the same id again replaces the schedule. Letters, digits, `_`, `-`, `.`. */
   id: string;
@@ -17,9 +17,16 @@ export interface ScheduleRequest {
   at?: number;
   /** Fire every this many milliseconds, the first time one period from now (or at `startAt`). */
   everyMs?: number;
-  /** With `everyMs`: the first time. */
+  /**
+   * Fire at the times of this cron expression: five fields (minute hour day-of-month month day-of-week)
+   * or six with seconds first, e.g. `0 9 * * 1-5` — 09:00 on weekdays.
+   */
+  cron?: string;
+  /** With `cron`: the IANA time zone its times are in (default `UTC`), e.g. `Europe/Paris`. */
+  timezone?: string;
+  /** With `everyMs`: the first time; with `cron`: not before this time. */
   startAt?: number;
-  /** With `everyMs`: stop after this many runs. */
+  /** With `everyMs` or `cron`: stop after this many runs. */
   limit?: number;
 }
 

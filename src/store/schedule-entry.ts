@@ -2,6 +2,7 @@
  * Schedules as data (src/spec/schedule-spec.ts): checking a request, and the next entry after a run.
  * Pure, so the BullMQ queue and the in-process scheduler agree on what a schedule means.
  */
+import { CronExpressionParser } from 'cron-parser';
 import { InputError } from '../errors/index.js';
 import type { ScheduleEntry, ScheduleRequest } from '../spec/index.js';
 
@@ -15,16 +16,57 @@ export function createScheduleEntry(request: ScheduleRequest, now: number): Sche
   if (typeof request.text !== 'string' || request.text.trim() === '') problems.push('text is required');
   const once = request.at !== undefined;
   const repeat = request.everyMs !== undefined;
-  if (once === repeat) problems.push('give exactly one of at (once) and everyMs (repeating)');
+  const cron = request.cron !== undefined;
+  if (Number(once) + Number(repeat) + Number(cron) !== 1)
+    problems.push('give exactly one of at (once), everyMs (repeating) and cron (repeating on a calendar)');
   if (once && !Number.isFinite(request.at)) problems.push('at must be a time in milliseconds');
   if (repeat && !(Number.isInteger(request.everyMs) && (request.everyMs as number) >= 1_000))
     problems.push('everyMs must be a whole number of milliseconds, at least 1000');
+  if (request.timezone !== undefined && !cron) problems.push('timezone goes with cron');
+  if (cron) problems.push(...checkCron(request));
   if (request.limit !== undefined && !(Number.isInteger(request.limit) && request.limit >= 1))
     problems.push('limit must be a whole number of runs, at least 1');
   if (problems.length > 0)
     throw new InputError({ reason: 'invalid', message: `Invalid schedule: ${problems.join('; ')}.` });
-  const nextRunAt = once ? (request.at as number) : (request.startAt ?? now + (request.everyMs as number));
+  const nextRunAt = once
+    ? (request.at as number)
+    : cron
+      ? nextCronTime(request, Math.max(now, (request.startAt ?? now) - 1))
+      : (request.startAt ?? now + (request.everyMs as number));
   return { ...request, specVersion: 1, nextRunAt, runs: 0, createdAt: now };
+}
+
+/** What is wrong with a request's cron expression and time zone (nothing: an empty list). */
+function checkCron(request: ScheduleRequest): string[] {
+  if (typeof request.cron !== 'string' || request.cron.trim() === '') return ['cron must be an expression'];
+  const fields = request.cron.trim().split(/\s+/).length;
+  if (fields !== 5 && fields !== 6)
+    return [`cron must have 5 fields (minute hour day month weekday) or 6 (seconds first), not ${fields}`];
+  if (request.timezone !== undefined) {
+    try {
+      new Intl.DateTimeFormat('en', { timeZone: request.timezone });
+    } catch {
+      return [`timezone '${request.timezone}' is not an IANA time zone (e.g. Europe/Paris)`];
+    }
+  }
+  try {
+    CronExpressionParser.parse(request.cron, { tz: request.timezone ?? 'UTC' }).next();
+    return [];
+  } catch (error) {
+    return [
+      `cron '${request.cron}' cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+    ];
+  }
+}
+
+/** The first time of the schedule's cron expression after `after` (ms since the epoch). */
+function nextCronTime(entry: Pick<ScheduleRequest, 'cron' | 'timezone'>, after: number): number {
+  return CronExpressionParser.parse(entry.cron as string, {
+    currentDate: new Date(after),
+    tz: entry.timezone ?? 'UTC',
+  })
+    .next()
+    .getTime();
 }
 
 /**
@@ -34,8 +76,10 @@ export function createScheduleEntry(request: ScheduleRequest, now: number): Sche
  */
 export function advanceScheduleEntry(entry: ScheduleEntry, now: number): ScheduleEntry | undefined {
   const runs = entry.runs + 1;
-  if (entry.everyMs === undefined) return undefined;
   if (entry.limit !== undefined && runs >= entry.limit) return undefined;
+  if (entry.cron !== undefined)
+    return { ...entry, runs, nextRunAt: nextCronTime(entry, Math.max(now, entry.nextRunAt)) };
+  if (entry.everyMs === undefined) return undefined;
   const periods = Math.max(1, Math.floor((now - entry.nextRunAt) / entry.everyMs) + 1);
   return { ...entry, runs, nextRunAt: entry.nextRunAt + periods * entry.everyMs };
 }

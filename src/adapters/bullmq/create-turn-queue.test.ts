@@ -272,5 +272,29 @@ describeWithService(
         await new Promise((resolve) => setTimeout(resolve, 50));
       expect(await messagesOf('a6')).toBe(2);
     });
+
+    it('fires a cron schedule as a job scheduler with its pattern and time zone, up to its limit', async () => {
+      // Six fields, seconds first: every second, twice.
+      const entry = await queue.schedule({
+        id: 'cron',
+        threadId: 'a10',
+        text: 'order figs 1',
+        cron: '* * * * * *',
+        timezone: 'Europe/Paris',
+        limit: 2,
+      });
+      expect(entry).toMatchObject({ cron: '* * * * * *', timezone: 'Europe/Paris', runs: 0 });
+      expect(entry.nextRunAt - Date.now()).toBeLessThanOrEqual(1_000);
+      expect((await queue.listSchedules()).map((s) => s.id)).toContain('cron');
+      const messages = async () =>
+        (await store.readHistory('a10')).filter(
+          (e) => e.kind === 'message' && JSON.parse(e.data).role === 'user',
+        ).length;
+      for (let i = 0; i < 200 && (await messages()) < 2; i++)
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      expect(await messages()).toBe(2);
+      expect((await queue.listSchedules()).map((s) => s.id)).not.toContain('cron');
+    });
   },
 );

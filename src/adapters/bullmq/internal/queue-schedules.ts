@@ -1,6 +1,7 @@
 /**
  * Scheduled flows on BullMQ: a one-off schedule is a delayed job, a repeating one a job scheduler
- * (`upsertJobScheduler`), both named `scheduled` and carrying the schedule. When one fires, a worker
+ * (`upsertJobScheduler`: `every` for a period, `pattern` and `tz` for a cron expression), both named
+ * `scheduled` and carrying the schedule. When one fires, a worker
  * enqueues its text as the thread's next turn (see `create-turn-worker.ts`).
  */
 import type { Job, Queue } from 'bullmq';
@@ -20,7 +21,7 @@ export async function upsertSchedule(queue: Queue, entry: ScheduleEntry, now: nu
   };
   // Replacing: whatever this id was before (once or repeating) goes first.
   await removeSchedule(queue, entry.id);
-  if (entry.everyMs === undefined) {
+  if (entry.everyMs === undefined && entry.cron === undefined) {
     await queue.add('scheduled', data, {
       jobId: onceJobId(entry.id),
       delay: Math.max(0, entry.nextRunAt - now),
@@ -29,13 +30,17 @@ export async function upsertSchedule(queue: Queue, entry: ScheduleEntry, now: nu
     });
     return;
   }
+  const repeat =
+    entry.cron !== undefined
+      ? {
+          pattern: entry.cron,
+          tz: entry.timezone ?? 'UTC',
+          ...(entry.startAt ? { startDate: entry.startAt } : {}),
+        }
+      : { every: entry.everyMs as number, startDate: entry.nextRunAt };
   await queue.upsertJobScheduler(
     entry.id,
-    {
-      every: entry.everyMs,
-      startDate: entry.nextRunAt,
-      ...(entry.limit !== undefined ? { limit: entry.limit } : {}),
-    },
+    { ...repeat, ...(entry.limit !== undefined ? { limit: entry.limit } : {}) },
     { name: 'scheduled', data, opts: { removeOnComplete: true, removeOnFail: { age: 24 * 3_600 } } },
   );
 }
