@@ -24,7 +24,7 @@ import {
 } from '../plan/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import { composeReply } from '../respond/index.js';
-import type { ExecutionConfig, ObservationDraft, RollbackReport } from '../spec/index.js';
+import type { ExecutionConfig, RollbackReport } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   createMemoryRateLimiter,
@@ -44,6 +44,7 @@ import type {
   TurnResult,
 } from './agent-types.js';
 import { answerRunFromText } from './answer-run-from-text.js';
+import { closeInterruptedTurn } from './close-interrupted-turn.js';
 import { commitTurn } from './commit-turn.js';
 import { defaultAgentLimits } from './default-limits.js';
 import type { RunFlowsOptions } from './flow-run-context.js';
@@ -56,7 +57,7 @@ import {
   startInflight,
   unfinishedCalls,
 } from './inflight-turn.js';
-import { loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
+import { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 import type { PlanRuntime } from './plan-run.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
 import { recordModelCalls } from './record-model-calls.js';
@@ -152,7 +153,7 @@ export function createAgent(options: AgentOptions): Agent {
       const interrupted = interruptedTurnOf(loaded.snapshot);
       if (interrupted && requestId !== undefined && interrupted.requestId === requestId)
         return runTurn(leased, loaded, { interrupted });
-      if (interrupted) loaded = await closeInterruptedTurn(loaded, interrupted);
+      if (interrupted) loaded = await closeInterruptedTurn({ store, clock, loaded, interrupted });
       return runTurn(leased, loaded, { text: redact.text(text) });
     });
   }
@@ -397,7 +398,7 @@ export function createAgent(options: AgentOptions): Agent {
         const replayed = await runTurn(leased, loaded, { interrupted });
         if (interrupted.answers === resumeOptions.suspensionId) return replayed;
         loaded = await loadOwnedThread(threadId, resumeOptions.principal);
-      } else if (interrupted) loaded = await closeInterruptedTurn(loaded, interrupted);
+      } else if (interrupted) loaded = await closeInterruptedTurn({ store, clock, loaded, interrupted });
       const question = recordAnswer(loaded.snapshot, {
         suspensionId: resumeOptions.suspensionId,
         answer: resumeOptions.feedback,
@@ -459,42 +460,6 @@ export function createAgent(options: AgentOptions): Agent {
       data: { text: reply, status },
     });
     return commitTurn(turn, store, bus);
-  }
-
-  /**
-   * Closes a turn whose process died when the user moved on: its in-flight record goes, and the calls it
-   * started without a recorded result are reported as unknown outcomes — never guessed, never re-run.
-   * Whatever it saved (a plan's progress) stays, for the next message to go on from. Nothing is saved
-   * here: the report is carried into the next turn's first commit, so closing the old turn and starting
-   * the new one are one write (a process that dies before it closes the old turn again).
-   */
-  async function closeInterruptedTurn(
-    loaded: LoadedThread,
-    interrupted: InflightTurn,
-  ): Promise<LoadedThread> {
-    const turn: TurnState = {
-      threadId: loaded.snapshot.threadId,
-      turnId: interrupted.turnId,
-      snapshot: loaded.snapshot,
-      baseVersion: loaded.version,
-      history: [],
-      observations: [],
-      replyParts: [],
-      failed: true,
-      suspended: false,
-      clock,
-    };
-    const unknown = await unfinishedCalls(store, turn.threadId, interrupted.turnId);
-    const { turn: _closed, ...extensions } = turn.snapshot.extensions;
-    turn.snapshot.extensions = extensions;
-    observe(turn, 'error', {
-      phase: 'resume',
-      message: 'The turn was interrupted before it finished; a newer message replaced it.',
-      ...(unknown.length > 0
-        ? { unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })) }
-        : {}),
-    });
-    return { snapshot: turn.snapshot, version: loaded.version, carried: turn.observations };
   }
 
   /** Ends a turn that kept dying: it is not tried again, and what it may have done is said. */
@@ -587,9 +552,6 @@ function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: st
 }
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
-/** A thread as loaded for a turn, with what closing its interrupted turn has to save with the next commit. */
-type LoadedThread = Awaited<ReturnType<typeof loadOrCreateThread>> & { carried?: ObservationDraft[] };
-
 type TurnInput = { text: string } | { answer: string; suspensionId: string } | { interrupted: InflightTurn };
 
 /** Every override names a bound of the skill loop and is a number ≥ 0 (DESIGN.md invariant 9). */

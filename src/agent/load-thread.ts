@@ -3,9 +3,19 @@
  * `SnapshotError` and is left as it is.
  */
 import { createThreadSnapshot } from '../flow/index.js';
-import type { StateStore, ThreadSnapshot } from '../spec/index.js';
+import type { ObservationDraft, StateStore, ThreadSnapshot } from '../spec/index.js';
 import { decodeSnapshot } from '../store/index.js';
 import type { ConversationMessage } from './agent-types.js';
+
+/**
+ * A thread as loaded for a turn; `carried` holds what closing its interrupted turn reported, to be saved
+ * with the next commit.
+ */
+export interface LoadedThread {
+  snapshot: ThreadSnapshot;
+  version: number;
+  carried?: ObservationDraft[];
+}
 
 export async function loadThread(
   store: StateStore,
