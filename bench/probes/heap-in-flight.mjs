@@ -1,0 +1,50 @@
+/**
+ * What one in-flight session holds: N flowstack sessions of the bench's sessions scenario are held inside
+ * their third tool call; the heap then (after a full collection) over the heap before, per session, and
+ * again once they all finished (what the memory store keeps per completed thread). With a path, also
+ * writes heap snapshots before and during, for a diff in Chrome DevTools.
+ *
+ *   npm run build --prefix .. && npm run build && node --expose-gc probes/heap-in-flight.mjs [N=300] [path]
+ */
+import { writeHeapSnapshot } from 'node:v8';
+import { loadFramework } from '../dist/frameworks/framework.js';
+import { meter } from '../dist/shared/meter.js';
+import { plannedCall, requestFor } from '../dist/shared/plan.js';
+
+if (typeof globalThis.gc !== 'function') throw new Error('Run with node --expose-gc.');
+const sessions = Number(process.argv[2] ?? 300);
+const snapshotPath = process.argv[3];
+const agent = await (await loadFramework('flowstack')).createAgent({ persistence: 'none', maxSteps: 10 });
+const request = requestFor({ kind: 'chain', toolCalls: 4 });
+await Promise.all(Array.from({ length: 100 }, (_, i) => agent.run(`warm-${i}`, request)));
+agent.clearMockLog();
+
+const gateTool = plannedCall(2).toolName;
+let waiting = 0;
+let release = () => {};
+const gate = new Promise((resolve) => {
+  release = resolve;
+});
+globalThis.gc();
+const base = process.memoryUsage().heapUsed;
+if (snapshotPath) writeHeapSnapshot(`${snapshotPath}.before.heapsnapshot`);
+meter.beforeTool = (name) => {
+  if (name !== gateTool) return undefined;
+  waiting += 1;
+  if (waiting === sessions) {
+    agent.clearMockLog();
+    globalThis.gc();
+    const perSession = (process.memoryUsage().heapUsed - base) / sessions;
+    console.log(`in flight: ${(perSession / 1024).toFixed(1)} KiB per session`);
+    if (snapshotPath) writeHeapSnapshot(`${snapshotPath}.during.heapsnapshot`);
+    release();
+  }
+  return gate;
+};
+await Promise.all(Array.from({ length: sessions }, (_, i) => agent.run(`held-${i}`, request)));
+agent.clearMockLog();
+globalThis.gc();
+console.log(
+  `finished: ${((process.memoryUsage().heapUsed - base) / sessions / 1024).toFixed(1)} KiB per thread kept`,
+);
+process.exit(0);
