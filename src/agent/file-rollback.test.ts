@@ -209,6 +209,32 @@ describe('file snapshots and rollback through the agent', () => {
     expectEdited();
   });
 
+  it('answers "rollback" over a later hand edit by changing nothing, and tells the model so', async () => {
+    const plain = await failHalfWay('over-edit');
+    writeFileSync(join(root, 'notes.txt'), 'fixed by hand');
+    const refused = await plain.agent.resume({
+      threadId: 't',
+      suspensionId: plain.question.id,
+      feedback: { decision: 'rollback' },
+      principal: 'ana',
+    });
+    expect(refused.reply).toBe('The edit failed; the files are kept as they are.');
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('fixed by hand');
+  });
+
+  it('restores the files over a later hand edit when the answer is "rollback" with force', async () => {
+    const forced = await failHalfWay('forced');
+    writeFileSync(join(root, 'notes.txt'), 'fixed by hand');
+    const after = await forced.agent.resume({
+      threadId: 't',
+      suspensionId: forced.question.id,
+      feedback: { decision: 'rollback', force: true },
+      principal: 'ana',
+    });
+    expect(after.reply).toBe('The edit failed; your files are as they were.');
+    expectOriginal();
+  });
+
   it('answers bad rollback requests with typed errors and changes nothing', async () => {
     const { agent, question } = await failHalfWay('bad');
     const snapshotId = question.fileSnapshotId as string;

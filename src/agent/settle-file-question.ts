@@ -72,6 +72,7 @@ async function decide(
       snapshotId,
       now: () => clock.now(),
       ...(question.answeredBy !== undefined ? { principal: question.answeredBy } : {}),
+      ...(decision.force === true ? { force: true } : {}),
     });
     const restored = report.restored.length > 0 ? ` restored ${report.restored.join(', ')}` : '';
     const removed = report.removed.length > 0 ? ` removed ${report.removed.join(', ')}` : '';

@@ -55,7 +55,7 @@ export const rollbackFeedback: FeedbackSchema = {
   type: 'custom',
   schema: {
     type: 'object',
-    properties: { decision: { enum: ['rollback', 'keep', 'continue'] } },
+    properties: { decision: { enum: ['rollback', 'keep', 'continue'] }, force: { type: 'boolean' } },
     required: ['decision'],
     additionalProperties: false,
   },

@@ -59,8 +59,14 @@ export type OutcomeDecision =
   | { decision: 'not-happened' }
   | { decision: 'skip' };
 
-/** The answer of a `rollback` question (seed 004): restore the files, keep them, or keep them and go on. */
-export type RollbackDecision = { decision: 'rollback' } | { decision: 'keep' } | { decision: 'continue' };
+/**
+ * The answer of a `rollback` question (seed 004): restore the files, keep them, or keep them and go on.
+ * `force` restores them even over changes made after the call (else such a rollback changes nothing).
+ */
+export type RollbackDecision =
+  | { decision: 'rollback'; force?: boolean }
+  | { decision: 'keep' }
+  | { decision: 'continue' };
 
 export type SuspensionStatus = 'open' | 'answered' | 'expired';
 
