@@ -208,9 +208,19 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     expect(readFileSync(ledger, 'utf8')).toContain('Ada Lovelace');
 
     await page.waitForSelector('#file-snapshots >> text=book_flight: bookings.json (committed)');
-    page.on('dialog', (dialog) => void dialog.accept());
+    // Someone edits the ledger after the booking: the page says so and asks before overwriting it.
+    writeFileSync(ledger, `${readFileSync(ledger, 'utf8')}\n// checked by hand\n`);
+    const asked: string[] = [];
+    page.on('dialog', (dialog) => {
+      asked.push(dialog.message());
+      void dialog.accept();
+    });
     await page.click('#file-snapshots button.rollback');
     await page.waitForSelector('#rollback-result >> text=Rolled back: restored bookings.json.');
+    expect(asked).toEqual([
+      expect.stringContaining('Restore bookings.json as they were before book_flight?'),
+      expect.stringMatching(/'bookings\.json' changed after the call[\s\S]*Overwrite those changes\?/),
+    ]);
     await page.waitForSelector('#file-snapshots button.rollback[disabled]');
     expect(await page.textContent('#file-snapshots')).toContain('(rolled-back)');
     expect(readFileSync(ledger, 'utf8')).toBe('[]\n');

@@ -293,10 +293,19 @@ async function rollback(snapshot) {
     !window.confirm(`Restore ${(snapshot.paths ?? []).join(', ')} as they were before ${snapshot.toolName}?`)
   )
     return;
-  const result = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/rollback`, {
-    method: 'POST',
-    body: { snapshotId: snapshot.id },
-  });
+  const path = `/v1/threads/${encodeURIComponent(state.threadId)}/rollback`;
+  let result;
+  try {
+    result = await state.api.request(path, { method: 'POST', body: { snapshotId: snapshot.id } });
+  } catch (error) {
+    // The files changed after the call: restoring them would undo that too, so the person decides.
+    if (error?.problem?.code !== 'file_snapshot_conflict') throw error;
+    if (!window.confirm(`${error.message}\n\nOverwrite those changes?`)) return;
+    result = await state.api.request(path, {
+      method: 'POST',
+      body: { snapshotId: snapshot.id, force: true },
+    });
+  }
   const report = result.result ?? {};
   const removed = (report.removed ?? []).length > 0 ? `; removed ${report.removed.join(', ')}` : '';
   byId('rollback-result').textContent =
