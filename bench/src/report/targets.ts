@@ -28,11 +28,15 @@ export const gaps = {
     'Trimming will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but ' +
     'without the agent around it (no routing, commits, telemetry or answer journal), already takes 60–70 µs of ' +
     'wall time and about 110 µs of CPU time per step on a machine where the peer takes 150–230 µs (`node ' +
-    'probes/loop-alone.mjs` in `bench/`), well above a quarter of the peer. To close it, the step itself has to be ' +
-    'rebuilt: one awaited execute per call with the pipeline stages as plain pre- and post-checks, one deadline ' +
-    'timer per run instead of one per model and tool call, the prompt kept as one append-only array; and around ' +
-    'it, save the in-flight record with the first journal write instead of a commit of its own (one snapshot ' +
-    'save per turn); keep the per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
+    'probes/loop-alone.mjs` in `bench/`), well above a quarter of the peer. Its profile is flat (no function ' +
+    'above 5 % but the garbage collector), and no single piece is the cost: replacing the deadline watch of ' +
+    'every model and tool call (an abort controller and a timer each) by a bare await changed the figure by ' +
+    'less than the run-to-run noise. To close it, the step itself has to be rebuilt with fewer layers and ' +
+    'allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
+    'of ~15 nested async stages, the prompt kept as one append-only array; and around it, save the in-flight ' +
+    'record with the first journal write instead of a commit of its own (one snapshot save per turn); keep the ' +
+    'per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn ' +
+    'record.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
