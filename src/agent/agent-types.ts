@@ -1,6 +1,7 @@
 /**
  * The agent's public types: how it is configured and what a turn returns.
  */
+
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
@@ -25,6 +26,7 @@ import type {
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
+import type { WarmUpReport } from './warm-up.js';
 
 export interface AgentOptions {
   model: LanguageModelV3;
@@ -230,5 +232,13 @@ export interface Agent {
    */
   subscribe: SubscribeObservations;
   readonly store: StateStore;
+  /**
+   * Runs a dry turn loop once per process, on a memory store of its own (none of this agent's flows,
+   * tools, model or store is used), so that the first real turn — often a crashed worker's turn taken
+   * over — does not pay for code running for the first time. Call it when a worker starts, before it
+   * takes work; `flowstack serve` and `flowstack worker` do. Never fails: a dry run that could not
+   * finish says why in its report (docs/decisions/0032).
+   */
+  warmUp(): Promise<WarmUpReport>;
   close(): Promise<void>;
 }

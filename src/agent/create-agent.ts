@@ -69,6 +69,7 @@ import { describeSuspension } from './suspend-run.js';
 import { createThreadLease } from './thread-lease.js';
 import { describeAnswer, listSuspensions, openSuspensions, recordAnswer } from './thread-suspensions.js';
 import { observe, record, type TurnState } from './turn-state.js';
+import { warmUpProcess } from './warm-up.js';
 
 const defaultPersona =
   'You are a careful assistant. Use the tools you are given; never invent their results.';
@@ -536,6 +537,7 @@ export function createAgent(options: AgentOptions): Agent {
     rollback,
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
+    warmUp: () => warmUpProcess(createAgent),
     close: () => store.close(),
   };
 }

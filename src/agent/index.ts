@@ -20,3 +20,4 @@ export {
 export { defaultAgentLimits } from './default-limits.js';
 export { resolveModelFromEnv } from './resolve-model-from-env.js';
 export type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
+export type { WarmUpReport } from './warm-up.js';

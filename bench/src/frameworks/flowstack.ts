@@ -173,6 +173,10 @@ async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
     // K steps needs K + 1 calls in one run, with nobody to ask. Every check still runs at every step.
     skillLoop: { maxTurns: setup.maxSteps + 1, confirmEveryTurns: 0 },
   });
+  // What a worker does when it starts (`flowstack serve` and `flowstack worker` do it): a dry run of the
+  // turn loop on a memory store of its own, once per process (docs/decisions/0032).
+  const warmUp = await agent.warmUp();
+  if (!warmUp.warmed) throw new Error(`flowstack's warm-up did not finish: ${warmUp.reason}`);
   const send = async (threadId: string, text: string) => {
     const turn = await agent.send({ threadId, text });
     if (turn.status !== 'completed') throw new Error(`flowstack turn ended ${turn.status}: ${turn.reply}`);

@@ -22,6 +22,7 @@ import {
   readScaleConfig,
   type SharedRedisParts,
 } from '../internal/scale-config.js';
+import { warmUpAgent } from '../internal/warm-up-agent.js';
 
 export async function serveCommand(
   args: CliArgs,
@@ -69,6 +70,7 @@ export async function serveCommand(
     ...(store ? { store } : {}),
     ...(shared ? { rateLimiter: shared.rateLimiter } : {}),
   });
+  await warmUpAgent(example.agent, io, 'serve');
   let queue: Awaited<ReturnType<typeof openQueueFromConfig>> | undefined;
   try {
     queue = config.redisUrl ? await openQueueFromConfig({ ...config, redisUrl: config.redisUrl }) : undefined;

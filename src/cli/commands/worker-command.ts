@@ -17,6 +17,7 @@ import {
   readScaleConfig,
   type SharedRedisParts,
 } from '../internal/scale-config.js';
+import { warmUpAgent } from '../internal/warm-up-agent.js';
 
 export async function workerCommand(
   args: CliArgs,
@@ -46,6 +47,8 @@ export async function workerCommand(
     throw error;
   }
   const example = await openExample(options.example, { io, store, rateLimiter: shared.rateLimiter });
+  // Before the worker takes turns: its first may well be a crashed worker's.
+  await warmUpAgent(example.agent, io, 'worker');
   // Every event of the turns run here reaches the API processes' streams through Redis.
   const stopRelay = shared.fanout.relay(example.agent.subscribe, { progress: true });
   const worker = createTurnWorker({

@@ -1,0 +1,79 @@
+import { trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
+import { afterAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { defineFlow } from '../flow/index.js';
+import { createMemoryStore } from '../store/index.js';
+import { createScriptedModel } from '../test/index.js';
+import { defineTool } from '../tool/index.js';
+import { createAgent } from './create-agent.js';
+
+function userAgent() {
+  const model = createScriptedModel({ steps: [{ text: 'Hello.', repeat: true }] });
+  const executed: string[] = [];
+  const store = createMemoryStore();
+  const agent = createAgent({
+    model,
+    store,
+    flows: [
+      defineFlow({
+        name: 'greet',
+        intent: 'read',
+        description: 'Greet the user.',
+        tools: ['note'],
+        skill: 'Greet the user.',
+      }),
+    ],
+    tools: [
+      defineTool({
+        name: 'note',
+        description: 'Notes a text.',
+        input: z.object({ text: z.string() }),
+        output: z.object({ ok: z.boolean() }),
+        idempotent: true,
+        execute: ({ text }) => {
+          executed.push(text);
+          return { ok: true };
+        },
+      }),
+    ],
+    rules: [{ pattern: /warm-up/, flow: 'greet' }],
+  });
+  return { agent, model, store, executed };
+}
+
+describe('agent.warmUp', () => {
+  const exporter = new InMemorySpanExporter();
+  const provider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  trace.setGlobalTracerProvider(provider);
+  afterAll(() => trace.disable());
+
+  it('runs fresh, loaded, replayed and closed turns on its own agent, touching nothing of the caller', async () => {
+    const { agent, model, store, executed } = userAgent();
+    const report = await agent.warmUp();
+    expect(report).toMatchObject({ warmed: true, turns: 6, tookOver: true });
+    expect(report.reason).toBeUndefined();
+    // The caller's model, tools, store and global tracer saw nothing of it.
+    expect(model.calls).toHaveLength(0);
+    expect(executed).toEqual([]);
+    expect(await store.loadThread('warm-up')).toBeUndefined();
+    expect(exporter.getFinishedSpans()).toEqual([]);
+    // The caller's agent works as before, and its turns are traced by the global tracer.
+    const turn = await agent.send({ threadId: 't1', text: 'hello' });
+    expect(turn.status).toBe('completed');
+    expect(exporter.getFinishedSpans().length).toBeGreaterThan(0);
+    await agent.close();
+  });
+
+  it('runs once per process: another agent gets the same report', async () => {
+    const first = userAgent();
+    const second = userAgent();
+    const report = await first.agent.warmUp();
+    expect(await second.agent.warmUp()).toBe(report);
+    expect(second.model.calls).toHaveLength(0);
+  });
+});
