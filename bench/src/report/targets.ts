@@ -84,22 +84,20 @@ export const gaps = {
     'flow across its runs.',
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
-    'interpreter before the JIT has seen it, and the SQLite statements run for the first time. The snapshot ' +
-    "schema's parser and the secret scanner are now built when the agent is created, and the component tools' " +
-    'validators when the module loads, so what remains is first execution itself: milliseconds to tens of milliseconds whatever ' +
-    'the store does. In the design (DESIGN.md §7) a crashed turn is taken over by a worker that is already running, ' +
-    "which is the warm row. To close the cold figure: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) " +
-    'or a V8 start-up snapshot of the loaded agent; short of that, a dry run of one turn on a memory store when the ' +
-    'worker starts.',
+    'interpreter before the JIT has seen it. The worker now warms up before it takes work (`agent.warmUp()`, ' +
+    'docs/decisions/0032: a dry run of fresh, loaded, replayed and closed turns on a memory store of its own, about ' +
+    '70 ms once), which took the figure from 20–40 ms to 7–8 ms on a slow machine; what remains is code that the ' +
+    'dry run ran once or twice but V8 has not optimized yet, and the SQLite statements and pages, which a dry run on ' +
+    "a memory store does not touch. To close it: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) or " +
+    'a V8 start-up snapshot of the loaded agent; or a longer dry run (more turns until the hot functions are ' +
+    'optimized) at the price of a slower start.',
   resumeWarm:
-    "Reading what the crashed turn left is flat in the thread's length now (the journal of that turn only, by key " +
+    "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
     'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +
-    "with the new turn's in-flight record (one commit). What remains is mostly code that runs warm for the first " +
-    'time: the 20 warm-up sessions are new threads, so the worker has never decoded a stored snapshot before the ' +
-    "resume (the first decode of the crashed thread's 7.5 KB snapshot takes about 10 ms in a new process, 1 ms the " +
-    'second time, 0.05 ms once optimized), nor closed a turn or read a journal range. The figure moves with the ' +
-    "machine's speed more than any other here. (Checking the snapshot with an Ajv validator compiled from its " +
-    "schema instead of Zod was tried and dropped: 9 µs against Zod's 13 µs once warm, but slower on first use.) " +
-    'To close it with margin: the per-turn items of the first target, which shorten the code that has to run ' +
-    'for the first time.',
+    "with the new turn's in-flight record (one commit). The worker's dry run at start (docs/decisions/0032) runs the " +
+    'takeover paths once, and the snapshot parsers are built on a sample that holds every kind of value, so little ' +
+    'runs for the first time; a CPU profile of the resumed turn is flat, with the two snapshot checks (decode and ' +
+    "encode of the 7.5 KB snapshot, about a millisecond together on a slow machine) and SQLite's reads and writes " +
+    "the largest parts. The figure moves with the machine's speed more than any other here. To close it with " +
+    'margin: the per-turn items of the first target (one snapshot save per turn).',
 } as const;

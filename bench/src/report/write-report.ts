@@ -373,7 +373,11 @@ function renderResume(collected: Collected, plan: BenchPlan): string {
     `A process builds a thread of ${plan.resume.steps} tool steps in a SQLite file, then kills itself (SIGKILL) inside ` +
       'the tool of the next step. A new process opens the same file (opening and building the agent happen before ' +
       "the clock starts) and resumes the thread its framework's way; the figure is the time from the resume call to " +
-      'the start of the first new tool call. flowstack commits a thread per turn, so its thread is 10 turns of 5 ' +
+      "the start of the first new tool call. Building flowstack's agent includes `await agent.warmUp()`, as " +
+      '`flowstack serve` and `flowstack worker` do when they start: a dry run of the turn loop on a memory store of ' +
+      'its own, once per process (docs/decisions/0032); the new-process rows are therefore a worker that has just ' +
+      'started, not one that has run no code at all. ' +
+      'flowstack commits a thread per turn, so its thread is 10 turns of 5 ' +
       "tool steps and the crash hits the next turn, which is sent again (after the crashed worker's lease, 200 ms " +
       "here, has expired; the default lease is 5 minutes). LangGraph's thread is one run of 50 steps, resumed with " +
       '`invoke(null)` from its last checkpoint.',
