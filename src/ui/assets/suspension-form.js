@@ -4,16 +4,20 @@
 // buttons; `readAnswer` turns what the user chose into the feedback `resume` takes.
 import { element } from './render.js';
 
+// Each choice: the button's value, its label, and the answer it sends (the runtime's feedback schemas
+// of src/hitl/decision-feedback.ts: an object with a `decision`).
 const choiceSets = {
   outcome_unknown: [
-    ['happened', 'It happened'],
-    ['retry', 'Run it again'],
-    ['skip', 'Skip it'],
+    ['happened', 'It happened', { decision: 'happened' }],
+    ['not-happened', 'It did not happen: run it', { decision: 'not-happened' }],
+    ['skip', 'Skip it', { decision: 'skip' }],
   ],
   rollback: [
-    ['rollback', 'Roll back the files'],
-    ['keep', 'Keep the changes'],
-    ['continue', 'Continue'],
+    ['rollback', 'Roll back the files', { decision: 'rollback' }],
+    // Files changed again after the call make a plain rollback refuse (it would undo those changes too).
+    ['rollback-force', 'Roll back, even over later changes', { decision: 'rollback', force: true }],
+    ['keep', 'Keep the changes', { decision: 'keep' }],
+    ['continue', 'Continue', { decision: 'continue' }],
   ],
 };
 
@@ -49,7 +53,11 @@ export function buildSuspensionForm(suspension) {
     };
   }
   if (choiceSets[kind])
-    return { title: `${suspension.toolName}: what now?`, fields: [], buttons: choiceSets[kind] };
+    return {
+      title: `${suspension.toolName}: what now?`,
+      fields: [],
+      buttons: choiceSets[kind].map(([value, label]) => [value, label]),
+    };
   const schema = suspension.feedback ?? { type: 'text' };
   const title = `${suspension.toolName} asks`;
   switch (schema.type) {
@@ -145,7 +153,10 @@ export function readAnswer(suspension, choice, form) {
       return { error: 'The arguments are not valid JSON.' };
     }
   }
-  if (choiceSets[kind]) return { feedback: choice };
+  if (choiceSets[kind]) {
+    const picked = choiceSets[kind].find(([value]) => value === choice);
+    return picked ? { feedback: picked[2] } : { error: 'Pick one of the choices.' };
+  }
   const schema = suspension.feedback ?? { type: 'text' };
   if (schema.type === 'confirm') return { feedback: choice === 'yes' };
   if (schema.type === 'multiselect')
