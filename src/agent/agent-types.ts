@@ -5,6 +5,7 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
+import type { FileSnapshotSweep } from '../consistency/index.js';
 import type { SkillLoopLimits } from '../loop/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
@@ -26,6 +27,7 @@ import type {
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
+
 import type { WarmUpReport } from './warm-up.js';
 
 export interface AgentOptions {
@@ -240,5 +242,12 @@ export interface Agent {
    * finish says why in its report (docs/decisions/0032).
    */
   warmUp(): Promise<WarmUpReport>;
+  /**
+   * Applies the file snapshot retention (`files.keep`) to every thread that has snapshots, including
+   * threads that no longer take new ones (after a call, the pipeline checks only its own thread).
+   * Without retention (`keep: false`) it removes nothing. `flowstack serve` and `flowstack worker` run
+   * it when they start and every hour.
+   */
+  sweepFileSnapshots(): Promise<FileSnapshotSweep>;
   close(): Promise<void>;
 }

@@ -8,7 +8,7 @@
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
-import { listFileSnapshots } from '../consistency/index.js';
+import { listFileSnapshots, sweepFileSnapshots } from '../consistency/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
@@ -538,6 +538,10 @@ export function createAgent(options: AgentOptions): Agent {
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
     warmUp: () => warmUpProcess(createAgent),
+    sweepFileSnapshots: () =>
+      files.keep
+        ? sweepFileSnapshots({ store: files.store, keep: files.keep, now: clock.now() })
+        : Promise.resolve({ threads: 0, removed: 0, failed: [] }),
     close: () => store.close(),
   };
 }

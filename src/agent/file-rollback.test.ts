@@ -467,3 +467,49 @@ describe('file snapshots and rollback through the agent', () => {
     expect(make({ maxAgeMs: -5 })).toThrow(/maxAgeMs must be a positive number/);
   });
 });
+
+describe('sweeping file snapshots of threads that take no new ones', () => {
+  const day = 24 * 60 * 60 * 1000;
+  const editOnce: ScriptStep[] = [
+    { match: { phase: 'predict' }, json: { flow: 'edit_docs', slots: {} }, repeat: true },
+    {
+      match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
+      toolCalls: [
+        { toolName: 'edit_files', callId: 'edit-1', input: { edits: [{ path: 'notes.txt', text: 'new' }] } },
+      ],
+    },
+    { match: { phase: 'skill' }, text: 'Edited.', repeat: true },
+  ];
+
+  function agentAt(now: number, keep?: false) {
+    const store = createSqliteStore({ path: join(base, 'sweep.db') });
+    stores.push(store);
+    return createAgent({
+      model: createScriptedModel({ steps: editOnce }),
+      flows: [editDocs],
+      tools: [createEditFilesTool(root)],
+      store,
+      clock: { now: () => now, sleep: () => new Promise(() => {}) },
+      files: { root, snapshotDir: join(base, 'snapshots'), ...(keep === false ? { keep } : {}) },
+      toolPipeline: { simulate: undefined },
+    });
+  }
+
+  it('removes a settled snapshot past the default 30 days, and nothing when retention is off', async () => {
+    const first = agentAt(1 * day);
+    const turn = await first.send({ threadId: 'quiet', text: 'edit my notes' });
+    expect(turn.status).toBe('completed');
+    expect((await first.readThread('quiet')).fileSnapshots.map((s) => s.status)).toEqual(['committed']);
+    // Forty days on, the thread never took another snapshot, so no call checked it.
+    expect(await agentAt(41 * day, false).sweepFileSnapshots()).toEqual({
+      threads: 0,
+      removed: 0,
+      failed: [],
+    });
+    expect((await first.readThread('quiet')).fileSnapshots).toHaveLength(1);
+    const later = agentAt(41 * day);
+    expect(await later.sweepFileSnapshots()).toEqual({ threads: 1, removed: 1, failed: [] });
+    expect((await later.readThread('quiet')).fileSnapshots).toEqual([]);
+    expect(readFileSync(join(root, 'notes.txt'), 'utf8')).toBe('new');
+  });
+});

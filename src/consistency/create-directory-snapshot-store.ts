@@ -19,6 +19,9 @@ import { fileSnapshotEventSchema, fileSnapshotRecordSchema } from './internal/fi
 import { recordChecksum } from './internal/record-checksum.js';
 import { syncPath, writeSynced } from './internal/sync-path.js';
 
+/** A thread's folder: `t-` and the first 32 hex digits of the SHA-256 of its id. */
+const threadFolderName = /^t-[0-9a-f]{32}$/;
+
 /** Where the snapshot folder is. */
 export interface DirectorySnapshotStoreOptions {
   /** The folder that holds every snapshot; made when the first snapshot is saved. */
@@ -41,6 +44,21 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
       });
     return join(threadDir(threadId), id);
   };
+
+  /**
+   * The thread a folder belongs to, from the first snapshot record in it that names a thread whose
+   * folder this is; `undefined` when none does (only unreadable or half-removed snapshots are left).
+   */
+  async function threadOfFolder(folder: string): Promise<string | undefined> {
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names.filter(isFileSnapshotId)) {
+      const threadId = await readFile(join(folder, name, 'record.json'), 'utf8')
+        .then((text) => (JSON.parse(text) as { threadId?: unknown } | null)?.threadId)
+        .catch(() => undefined);
+      if (typeof threadId === 'string' && threadDir(threadId) === folder) return threadId;
+    }
+    return undefined;
+  }
 
   async function load(threadId: string, id: string): Promise<FileSnapshotRecord | undefined> {
     let text: string;
@@ -168,6 +186,21 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
       await syncPath(parent).catch(() => undefined);
       for (const name of await readdir(parent).catch(() => [] as string[]))
         if (name.startsWith('.removed-')) await rm(join(parent, name), { recursive: true, force: true });
+    },
+    async listThreads() {
+      let folders: string[];
+      try {
+        folders = await readdir(options.dir);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw error;
+      }
+      const threads: string[] = [];
+      for (const folder of folders.filter((name) => threadFolderName.test(name))) {
+        const threadId = await threadOfFolder(join(options.dir, folder));
+        if (threadId !== undefined) threads.push(threadId);
+      }
+      return threads.sort();
     },
     async list(threadId) {
       let names: string[];

@@ -9,7 +9,13 @@ export { type FileSnapshotProgress, foldSnapshotEvents } from './fold-snapshot-e
 export { listChangedFiles } from './list-changed-files.js';
 export { listFileSnapshots } from './list-file-snapshots.js';
 export { planRollback } from './plan-rollback.js';
-export { type FileSnapshotRetention, pruneFileSnapshots, pruneWhenDue } from './prune-file-snapshots.js';
+export {
+  type FileSnapshotRetention,
+  type FileSnapshotSweep,
+  pruneFileSnapshots,
+  pruneWhenDue,
+  sweepFileSnapshots,
+} from './prune-file-snapshots.js';
 export { type ResolvedPath, resolveRoot, resolveWithinRoot } from './resolve-within-root.js';
 export { type RollbackFileSnapshotOptions, rollbackFileSnapshot } from './rollback-file-snapshot.js';
 export { selectTouchedPaths } from './select-touched-paths.js';

@@ -5,7 +5,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { FileSnapshotStatus, FileSnapshotStore } from '../spec/index.js';
 import { createDirectorySnapshotStore } from './create-directory-snapshot-store.js';
 import { listFileSnapshots } from './list-file-snapshots.js';
-import { pruneFileSnapshots, pruneWhenDue } from './prune-file-snapshots.js';
+import { pruneFileSnapshots, pruneWhenDue, sweepFileSnapshots } from './prune-file-snapshots.js';
 import { takeFileSnapshot } from './take-file-snapshot.js';
 
 let root: string;
@@ -23,34 +23,39 @@ beforeEach(() => {
 });
 
 /** A snapshot taken `daysAgo` before day 100, left in `status` (as the pipeline and a person leave them). */
-async function snapshotIn(callId: string, daysAgo: number, status: FileSnapshotStatus): Promise<string> {
+async function snapshotIn(
+  callId: string,
+  daysAgo: number,
+  status: FileSnapshotStatus,
+  threadId = 't1',
+): Promise<string> {
   const record = await takeFileSnapshot({
     service: { root, store },
-    threadId: 't1',
+    threadId,
     turnId: 'turn1',
     callId,
     toolName: 'append_ledger',
-    idempotencyKey: `t1:turn1:${callId}`,
+    idempotencyKey: `${threadId}:turn1:${callId}`,
     paths: ['ledger.csv'],
     now: 100 * day - daysAgo * day,
   });
   const at = 100 * day;
   if (status === 'committed' || status === 'failed' || status === 'kept')
-    await store.append('t1', record.id, { type: 'status', status, at });
+    await store.append(threadId, record.id, { type: 'status', status, at });
   if (status === 'rolling-back' || status === 'rolled-back')
-    await store.append('t1', record.id, {
+    await store.append(threadId, record.id, {
       type: 'rollback-start',
       at,
       restored: ['ledger.csv'],
       removed: [],
     });
   if (status === 'rolled-back')
-    await store.append('t1', record.id, {
+    await store.append(threadId, record.id, {
       type: 'rollback-done',
       at,
       report: {
         snapshotId: record.id,
-        threadId: 't1',
+        threadId,
         callId,
         toolName: 'append_ledger',
         status: 'rolled-back',
@@ -133,5 +138,67 @@ describe('file snapshot retention', () => {
     expect(await listed()).toEqual(['c2:committed', 'c3:committed']);
     expect(await pruneWhenDue({ store, threadId: 't1', keep, now: 100 * day + 60_000 })).toHaveLength(1);
     expect(await listed()).toEqual(['c3:committed']);
+  });
+});
+
+describe('sweeping every thread', () => {
+  const statuses = async (threadId: string) =>
+    (await listFileSnapshots(store, threadId)).map((s) => `${s.callId}:${s.status}`);
+
+  it('lists the threads that have snapshots, from their folders', async () => {
+    expect(await store.listThreads?.()).toEqual([]);
+    await snapshotIn('a', 1, 'committed', 'thread-b');
+    await snapshotIn('b', 1, 'committed', 'thread-a');
+    expect(await store.listThreads?.()).toEqual(['thread-a', 'thread-b']);
+  });
+
+  it('applies the retention to threads that take no new snapshots, keeping what waits for a person', async () => {
+    await snapshotIn('old', 40, 'committed', 'quiet-1');
+    await snapshotIn('recent', 2, 'committed', 'quiet-1');
+    await snapshotIn('old', 45, 'kept', 'quiet-2');
+    await snapshotIn('old-undecided', 60, 'failed', 'quiet-2');
+    const sweep = await sweepFileSnapshots({ store, keep: { maxAgeMs: 30 * day }, now: 100 * day });
+    expect(sweep).toEqual({ threads: 2, removed: 2, failed: [] });
+    expect(await statuses('quiet-1')).toEqual(['recent:committed']);
+    expect(await statuses('quiet-2')).toEqual(['old-undecided:failed']);
+    // Nothing left to remove: a second sweep changes nothing.
+    expect(await sweepFileSnapshots({ store, keep: { maxAgeMs: 30 * day }, now: 100 * day })).toEqual({
+      threads: 2,
+      removed: 0,
+      failed: [],
+    });
+  });
+
+  it('reports a thread it cannot sweep and goes on with the others', async () => {
+    await snapshotIn('old', 40, 'committed', 'broken');
+    await snapshotIn('old', 40, 'committed', 'fine');
+    const refusing: FileSnapshotStore = {
+      ...store,
+      remove: (threadId, id) =>
+        threadId === 'broken'
+          ? Promise.reject(new Error('permission denied'))
+          : (store.remove?.(threadId, id) ?? Promise.resolve()),
+    };
+    const sweep = await sweepFileSnapshots({ store: refusing, keep: { maxAgeMs: 30 * day }, now: 100 * day });
+    expect(sweep).toEqual({
+      threads: 2,
+      removed: 1,
+      failed: [{ threadId: 'broken', message: 'permission denied' }],
+    });
+    expect(await statuses('broken')).toEqual(['old:committed']);
+    expect(await statuses('fine')).toEqual([]);
+  });
+
+  it('skips a folder whose records cannot be read, and a store that cannot list threads is left alone', async () => {
+    const id = await snapshotIn('old', 40, 'committed', 'unreadable');
+    const folder = readdirSync(snapshots).find((name) => name.startsWith('t-')) as string;
+    writeFileSync(join(snapshots, folder, id, 'record.json'), '{ not json');
+    expect(await store.listThreads?.()).toEqual([]);
+    const { listThreads: _omitted, ...withoutListing } = store;
+    await snapshotIn('old', 40, 'committed', 'other');
+    expect(
+      await sweepFileSnapshots({ store: withoutListing, keep: { maxAgeMs: 30 * day }, now: 100 * day }),
+    ).toEqual({ threads: 0, removed: 0, failed: [] });
+    expect(await statuses('other')).toEqual(['old:committed']);
   });
 });

@@ -65,3 +65,37 @@ export async function pruneFileSnapshots(options: {
   for (const id of removed) await store.remove(threadId, id);
   return removed;
 }
+
+/** What a sweep of every thread did. */
+export interface FileSnapshotSweep {
+  /** Threads with snapshots that were checked. */
+  threads: number;
+  /** Snapshots removed, over all threads. */
+  removed: number;
+  /** Threads whose check failed (an unreadable folder, a removal refused); the others went on. */
+  failed: { threadId: string; message: string }[];
+}
+
+/**
+ * `pruneFileSnapshots` for every thread that has snapshots, for threads that no longer take new ones
+ * (the pipeline checks a thread only after a call that snapshots). One thread's failure is reported
+ * and does not stop the others. A store without `listThreads` or `remove` is left as it is.
+ */
+export async function sweepFileSnapshots(options: {
+  store: FileSnapshotStore;
+  keep: FileSnapshotRetention;
+  now: number;
+}): Promise<FileSnapshotSweep> {
+  const { store, keep, now } = options;
+  const sweep: FileSnapshotSweep = { threads: 0, removed: 0, failed: [] };
+  if (!store.listThreads || !store.remove) return sweep;
+  for (const threadId of await store.listThreads()) {
+    sweep.threads++;
+    try {
+      sweep.removed += (await pruneFileSnapshots({ store, threadId, keep, now })).length;
+    } catch (error) {
+      sweep.failed.push({ threadId, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return sweep;
+}

@@ -155,6 +155,11 @@ export interface FileSnapshotStoreV1 {
    * snapshot (the retention of `createAgent({ files: { keep } })` then removes nothing).
    */
   remove?(threadId: string, id: string): Promise<void>;
+  /**
+   * The threads that have snapshots, for a sweep of every thread's retention (`agent.sweepFileSnapshots`).
+   * Optional: without it only threads that take new snapshots are checked.
+   */
+  listThreads?(): Promise<string[]>;
 }
 
 export type FileSnapshotStore = FileSnapshotStoreV1;

@@ -22,6 +22,7 @@ import {
   readScaleConfig,
   type SharedRedisParts,
 } from '../internal/scale-config.js';
+import { startSnapshotSweeps } from '../internal/sweep-snapshots.js';
 import { warmUpAgent } from '../internal/warm-up-agent.js';
 
 export async function serveCommand(
@@ -124,9 +125,11 @@ export async function serveCommand(
       ? createScheduler({ agent: example.agent, store: example.agent.store })
       : undefined;
   scheduler?.start();
+  const stopSweeps = startSnapshotSweeps(example.agent, io, 'serve');
   io.out('Press Ctrl-C to stop.');
   await io.stopped;
   io.err('flowstack serve: stopping…');
+  await stopSweeps();
   await scheduler?.close();
   await server.close();
   await queue?.close();

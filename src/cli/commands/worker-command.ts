@@ -17,6 +17,7 @@ import {
   readScaleConfig,
   type SharedRedisParts,
 } from '../internal/scale-config.js';
+import { startSnapshotSweeps } from '../internal/sweep-snapshots.js';
 import { warmUpAgent } from '../internal/warm-up-agent.js';
 
 export async function workerCommand(
@@ -76,8 +77,11 @@ export async function workerCommand(
   io.out(
     `flowstack worker ${worker.name}: the ${options.name} example takes turns from the queue '${config.prefix}' (${concurrency} at a time). Ctrl-C stops it.`,
   );
+  // Snapshots are kept on the machine whose tools took them: each worker sweeps its own.
+  const stopSweeps = startSnapshotSweeps(example.agent, io, 'worker');
   await io.stopped;
   io.err('flowstack worker: finishing the turns it holds…');
+  await stopSweeps();
   await shutdown();
   return exitCodes.ok;
 }
