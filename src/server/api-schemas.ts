@@ -21,12 +21,14 @@ export const approvalFeedback = z.discriminatedUnion('decision', [
     .strict(),
 ]);
 
+const approvalDecisions = new Set<unknown>(['approve', 'reject', 'edit']);
+
 export const resumeBody = z
   .object({
     feedback: z
       .unknown()
       .describe(
-        'The answer to the suspension; it becomes the suspended tool call’s result. An approval is { decision: "approve" }, { decision: "reject", reason } or { decision: "edit", arguments }.',
+        'The answer to the suspension, checked against the question’s own feedback schema (422 when it does not fit). An approval is { decision: "approve" }, { decision: "reject", reason } or { decision: "edit", arguments }; an unknown outcome { decision: "happened", output? }, { decision: "not-happened" } or { decision: "skip" }; a failed file change { decision: "rollback", force? }, { decision: "keep" } or { decision: "continue" }; a tool’s own question the value its schema asks for.',
       ),
   })
   .strict()
@@ -35,8 +37,13 @@ export const resumeBody = z
       context.addIssue({ code: 'custom', message: 'feedback is required', path: ['feedback'] });
       return;
     }
-    // Feedback that claims to be an approval decision must be a well-formed one.
-    if (typeof body.feedback === 'object' && body.feedback !== null && 'decision' in body.feedback) {
+    // Feedback that claims to be an approval decision must be a well-formed one. The other decisions
+    // (unknown outcomes, file changes) are checked by the agent against their question's schema.
+    if (
+      typeof body.feedback === 'object' &&
+      body.feedback !== null &&
+      approvalDecisions.has((body.feedback as { decision?: unknown }).decision)
+    ) {
       const parsed = approvalFeedback.safeParse(body.feedback);
       for (const issue of parsed.error?.issues ?? [])
         context.addIssue({ code: 'custom', message: issue.message, path: ['feedback', ...issue.path] });

@@ -153,7 +153,20 @@ describe('HTTP API', () => {
       json: { feedback: { decision: 'reject', reason: 'too expensive' } },
     });
     expect(good.status).toBe(200);
-    expect(calls).toEqual([{ decision: 'reject', reason: 'too expensive' }]);
+    // The decisions of the runtime's other questions go to the agent, which checks them against the
+    // question's own schema (an unknown outcome, a failed file change).
+    for (const feedback of [{ decision: 'not-happened' }, { decision: 'rollback', force: true }]) {
+      const answered = await alice(`/v1/threads/${threadId}/suspensions/s1`, {
+        method: 'POST',
+        json: { feedback },
+      });
+      expect(answered.status).toBe(200);
+    }
+    expect(calls).toEqual([
+      { decision: 'reject', reason: 'too expensive' },
+      { decision: 'not-happened' },
+      { decision: 'rollback', force: true },
+    ]);
   });
 
   it('answers 202 with where to stream from, and the stream carries the whole turn', async () => {

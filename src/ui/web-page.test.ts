@@ -227,6 +227,33 @@ describe.skipIf(!available && !required)('the web page in headless Chromium', ()
     await page.screenshot({ path: join(artifacts, 'web-page-6-rollback.png'), fullPage: true });
   });
 
+  it('answers the question a failed booking asks about its files: the ledger is rolled back', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
+    const ledger = join(dir, 'bookings.json');
+    writeFileSync(ledger, '[]\n');
+    const { agent } = createPlanningTravelAgent({
+      store: createSqliteStore({ path: join(dir, 'plan.db') }),
+      ledgerDir: dir,
+      failAfterLedger: true,
+    });
+    const page = await openPage(await serve(agent));
+    await say(page, 'Plan a trip to Lisbon and book the cheapest flight');
+    await page.waitForSelector('#approval[open][data-kind="approval"]');
+    await page.click('#approval button[value="approve"]');
+    // The booking wrote the ledger, then failed: the page asks what to do with the file.
+    await page.waitForSelector('#approval[open][data-kind="rollback"]');
+    expect(readFileSync(ledger, 'utf8')).toContain('unpaid');
+    const choices = await page.$$eval('#approval-actions button', (buttons) =>
+      buttons.map((b) => (b as HTMLButtonElement).value),
+    );
+    expect(choices).toEqual(['rollback', 'rollback-force', 'keep', 'continue']);
+    await page.screenshot({ path: join(artifacts, 'web-page-7-rollback-question.png'), fullPage: true });
+    await page.click('#approval button[value="rollback"]');
+    await page.waitForSelector('#file-snapshots >> text=book_flight: bookings.json (rolled-back)');
+    expect(readFileSync(ledger, 'utf8')).toBe('[]\n');
+    expect(await page.textContent('#event-tree')).toContain('resumed');
+  });
+
   it('asks for a token when the page has none, and the API refuses a wrong one', async () => {
     const { agent } = createTravelExample({
       store: createSqliteStore({ path: join(mkdtempSync(join(tmpdir(), 'ui-')), 'a.db') }),
