@@ -28,6 +28,7 @@ import type {
 import { type AnsweredCalls, executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import { stableHash } from '../util/index.js';
 import { settleFileQuestion } from './settle-file-question.js';
+import { argumentsOf, patchResults } from './suspended-transcript.js';
 import { observe, record, type TurnState } from './turn-state.js';
 
 export interface ContinueSuspendedRunOptions {
@@ -343,26 +344,6 @@ function refused(question: SuspensionRecord, message: string): ToolCallResult {
   };
 }
 
-function patchResults(
-  message: Extract<LanguageModelV3Message, { role: 'tool' }>,
-  settled: ReadonlyMap<string, ToolCallResult>,
-): LanguageModelV3Message {
-  return {
-    ...message,
-    content: message.content.map((part) => {
-      const result = part.type === 'tool-result' ? settled.get(part.toolCallId) : undefined;
-      if (!result || part.type !== 'tool-result') return part;
-      return {
-        ...part,
-        output:
-          result.status === 'success'
-            ? { type: 'text' as const, value: result.contextText }
-            : { type: 'error-text' as const, value: result.contextText },
-      };
-    }),
-  };
-}
-
 function observeAnswer(
   turn: TurnState,
   question: SuspensionRecord,
@@ -382,24 +363,6 @@ function observeAnswer(
     },
     parentId,
   );
-}
-
-function argumentsOf(messages: readonly LanguageModelV3Message[], callId: string): unknown {
-  for (const message of messages) {
-    if (message.role !== 'assistant') continue;
-    for (const part of message.content)
-      if (part.type === 'tool-call' && part.toolCallId === callId)
-        return typeof part.input === 'string' ? safeParse(part.input) : part.input;
-  }
-  return {};
-}
-
-function safeParse(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return {};
-  }
 }
 
 function textOf(value: unknown): string {
