@@ -172,8 +172,20 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
 function fingerprintOf(call: LanguageModelV3CallOptions): string {
   const last = call.prompt.at(-1);
   const lastSize = last ? JSON.stringify(last.content).length : 0;
-  const tools = call.tools?.map((t) => t.name).join(',') ?? '';
+  const tools = call.tools ? toolNamesOf(call.tools) : '';
   return `${call.prompt.length}:${lastSize}:${tools}:${call.responseFormat?.type ?? 'text'}`;
+}
+
+/** The offered tools' names; the skill loop hands every call of one offer the same array. */
+const toolNames = new WeakMap<readonly { name: string }[], string>();
+
+function toolNamesOf(tools: readonly { name: string }[]): string {
+  let names = toolNames.get(tools);
+  if (names === undefined) {
+    names = tools.map((t) => t.name).join(',');
+    toolNames.set(tools, names);
+  }
+  return names;
 }
 
 /**

@@ -124,10 +124,27 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
 }
 
 /** The flow's tools that are still offered, plus `finish_skill`. */
+/**
+ * The tools offered for a call: the run's tools less the withdrawn ones, then `finish_skill`. Built once
+ * per tool set and withdrawn list (a run's calls mostly share one), not at every call: the same array
+ * goes to every call with that offer, and nothing downstream changes it.
+ */
+const offers = new WeakMap<SkillRun['tools'], Map<string, LanguageModelV3FunctionTool[]>>();
+
 function offeredModelTools(run: SkillRun): LanguageModelV3FunctionTool[] {
-  const offered = new Set(offeredToolNames(run));
-  const tools = toModelTools(run.tools).filter((tool) => offered.has(tool.name));
-  return [...tools, finishSkillTool];
+  const withdrawnKey = run.state.breaker.withdrawn.join('\n');
+  let byWithdrawn = offers.get(run.tools);
+  if (!byWithdrawn) {
+    byWithdrawn = new Map();
+    offers.set(run.tools, byWithdrawn);
+  }
+  let tools = byWithdrawn.get(withdrawnKey);
+  if (!tools) {
+    const offered = new Set(offeredToolNames(run));
+    tools = [...toModelTools(run.tools).filter((tool) => offered.has(tool.name)), finishSkillTool];
+    byWithdrawn.set(withdrawnKey, tools);
+  }
+  return tools;
 }
 
 function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string): void {
