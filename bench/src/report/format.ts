@@ -24,6 +24,13 @@ export function ratio(value: number): string {
   return `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`;
 }
 
+/** `ratio`, with a third decimal when two would round a figure on the wrong side of `bound` onto it. */
+export function ratioAgainst(value: number, bound: number): string {
+  if (Number.isFinite(value) && value !== bound && value.toFixed(2) === bound.toFixed(2))
+    return `${value.toFixed(3)}×`;
+  return ratio(value);
+}
+
 export function count(value: number): string {
   return Number.isFinite(value) ? Math.round(value).toLocaleString('en-US') : '—';
 }
