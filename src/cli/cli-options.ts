@@ -19,7 +19,9 @@ export const usage = `Usage: flowstack <command> [options]
   show <thread>                 a thread: messages, flow stack, question or approval waiting (--events, --json)
   approve <thread>              answer the question a thread waits for: approve, --reject "<reason>",
                                   --args '<json>' (edited arguments), or --answer '<json or text>' for other
-                                  questions; --suspension <id> picks one when several wait
+                                  questions (an unknown outcome: happened, not-happened or skip; a failed
+                                  file change: rollback, keep or continue, or '{"decision":"rollback",
+                                  "force":true}'); --suspension <id> picks one when several wait
   rollback <thread>             restore the files a tool call changed (--snapshot <id>; default the latest;
                                   --force overwrites later changes to those files)
   audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)

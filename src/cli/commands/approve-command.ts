@@ -9,6 +9,7 @@ import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';
 import type { CliExampleEntry } from '../examples.js';
 import { exitCodes } from '../exit-codes.js';
+import { decisionAnswer } from '../internal/decision-answer.js';
 import { startLiveView } from '../internal/live-view.js';
 import { openExample } from '../internal/open-example.js';
 import { printTurn } from '../internal/print-turn.js';
@@ -61,7 +62,7 @@ export async function approveCommand(
       const turn = await agent.resume({
         threadId: options.threadId,
         suspensionId: chosen.suspensionId,
-        feedback: feedback.value,
+        feedback: decisionAnswer(chosen.kind, feedback.value),
         principal: args.values.principal ?? 'local',
       });
       view.stop();
