@@ -31,7 +31,6 @@ import {
   createMemorySimulationCache,
   createModelSimulator,
   createToolSet,
-  type ToolSet,
 } from '../tool/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
 import type {
@@ -273,13 +272,15 @@ export function createAgent(options: AgentOptions): Agent {
       store,
       maxContextChars: limits.maxToolResultChars,
       redact,
+      // Every execution is reported to the turn's telemetry by the pipeline; the tools stay the agent's own.
+      observeExecution: telemetry.observeTool,
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     };
     const flowOptions: Omit<RunFlowsOptions, 'turn'> = {
       ...common,
       flows,
-      tools: instrumentTools(tools, telemetry),
+      tools,
       persona,
       batch,
       limits,
@@ -431,7 +432,7 @@ export function createAgent(options: AgentOptions): Agent {
     });
     return {
       ...flowOptions,
-      tools: flowOptions.telemetry ? instrumentTools(planTools, flowOptions.telemetry) : planTools,
+      tools: planTools,
       ids,
       settings: planSettings,
       execution,
@@ -544,11 +545,6 @@ export function createAgent(options: AgentOptions): Agent {
         : Promise.resolve({ threads: 0, removed: 0, failed: [] }),
     close: () => store.close(),
   };
-}
-
-/** The agent's tools for one turn, each reporting its executions to the turn's telemetry. */
-function instrumentTools(tools: ToolSet, telemetry: TurnTelemetry): ToolSet {
-  return new Map([...tools].map(([name, tool]) => [name, telemetry.wrapTool(tool)]));
 }
 
 function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: string): void {

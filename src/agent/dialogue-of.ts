@@ -3,6 +3,7 @@
  */
 import { type DialogueState, diffDialogue } from '../flow/index.js';
 import type { ThreadSnapshot } from '../spec/index.js';
+import { cloneData } from '../util/index.js';
 import type { TurnState } from './turn-state.js';
 
 export function dialogueOf(snapshot: ThreadSnapshot): DialogueState {
@@ -29,7 +30,7 @@ export function commitDialogue(turn: TurnState, state: DialogueState): void {
 
 /** Appends the changes since the last note (including background changes) to the turn's diff. */
 export function noteDialogue(turn: TurnState): void {
-  const now = structuredClone(dialogueOf(turn.snapshot));
+  const now = cloneData(dialogueOf(turn.snapshot));
   const last = turn.dialogueLast ?? turn.dialogueStart;
   if (last) {
     turn.changes ??= [];

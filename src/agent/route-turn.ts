@@ -20,7 +20,7 @@ import {
 import { resolveAmbiguity } from '../policy/index.js';
 import type { PendingQuestion } from '../spec/index.js';
 import type { IdGenerator } from '../util/index.js';
-import { stableHash } from '../util/index.js';
+import { cloneData, stableHash } from '../util/index.js';
 import { commitDialogue, dialogueOf } from './dialogue-of.js';
 import { observe, type TurnState } from './turn-state.js';
 
@@ -48,7 +48,7 @@ const constrainedTypes = new Set(['number', 'date', 'category', 'range']);
 export async function routeTurn(options: RouteTurnOptions): Promise<void> {
   const { turn, text } = options;
   const snapshot = turn.snapshot;
-  turn.dialogueStart ??= structuredClone(dialogueOf(snapshot));
+  turn.dialogueStart ??= cloneData(dialogueOf(snapshot));
   const pending = snapshot.pending;
   const model = {
     model: options.model,

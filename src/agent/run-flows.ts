@@ -21,6 +21,7 @@ import {
 } from '../hitl/index.js';
 import { executeFlow, type FlowExecution } from '../policy/index.js';
 import type { FlowInstance, SuspendedRun } from '../spec/index.js';
+import { cloneData } from '../util/index.js';
 import { continueSuspendedRun } from './continue-suspended-run.js';
 import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
 import { type LoopContext, update } from './flow-loop-context.js';
@@ -40,7 +41,7 @@ export const maxDiffTurns = 16;
 export async function runFlows(options: RunFlowsOptions & { plan?: PlanRuntime }): Promise<void> {
   const { turn } = options;
   const snapshot = turn.snapshot;
-  turn.dialogueStart ??= structuredClone(dialogueOf(snapshot));
+  turn.dialogueStart ??= cloneData(dialogueOf(snapshot));
   turn.finished ??= [];
   const loop: LoopContext = {
     options,

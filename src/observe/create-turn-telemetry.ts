@@ -58,10 +58,23 @@ export interface InstrumentableTool {
   execute(input: unknown, context: { callId: string }): unknown;
 }
 
+/** One tool execution as telemetry sees it: the tool, its validated input and the call's id. */
+export interface ObservedToolCall {
+  tool: Omit<InstrumentableTool, 'execute'>;
+  input: unknown;
+  callId: string;
+}
+
 export interface TurnTelemetry {
   /** The model, reporting every call as a `chat` span and as progress. */
   wrapModel(model: LanguageModelV3): LanguageModelV3;
-  /** The tool, reporting every execution as an `execute_tool` span and as progress. */
+  /**
+   * Runs one tool execution, reporting it as an `execute_tool` span and as progress. The tool pipeline
+   * calls it around `execute` (`ToolBatchContext.observeExecution`), so the agent's tools are not
+   * wrapped anew for every turn.
+   */
+  observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T>;
+  /** The tool, reporting every execution as an `execute_tool` span and as progress (`observeTool` inside). */
   wrapTool<T extends InstrumentableTool>(tool: T): T;
   startFlow(flow: { id: string; name: string }): TelemetryScope;
   startPlanItem(item: { id: string; description: string; planId?: string }): TelemetryScope;
@@ -239,62 +252,60 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     return record;
   };
 
+  async function observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
+    const { tool, input, callId } = call;
+    const parent = innermost();
+    const span = startChild(
+      `${genAiOperation.executeTool} ${tool.name}`,
+      SpanKind.INTERNAL,
+      () => {
+        const spanAttributes: Attributes = {
+          [genAi.operationName]: genAiOperation.executeTool,
+          [genAi.toolName]: tool.name,
+          [genAi.toolCallId]: callId,
+          [genAi.toolDescription]: redactedDescription(tool, redact),
+          [genAi.toolType]: 'function',
+          [genAi.conversationId]: threadId,
+        };
+        if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
+        if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
+        if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
+        return spanAttributes;
+      },
+      parent,
+    );
+    const started = options.clock.now();
+    progress('tool-call', { callId, toolName: tool.name }, parent);
+    const finish = (status: 'success' | 'error') => {
+      span.setAttribute(fs.toolStatus, status);
+      span.end();
+      progress(
+        'tool-execution',
+        { callId, toolName: tool.name, status, durationMs: options.clock.now() - started },
+        parent,
+      );
+    };
+    try {
+      const output = await execute();
+      if (options.recordContent && recording) span.setAttribute(genAi.toolCallResult, content(output));
+      finish('success');
+      return output;
+    } catch (error) {
+      fail(span, error);
+      finish('error');
+      throw error;
+    }
+  }
+
   return {
     wrapModel(model) {
       return instrumentModel(model, (call, mode) => startModelCall(call, mode, model));
     },
+    observeTool,
     wrapTool(tool) {
       const execute = tool.execute.bind(tool);
-      let description: string | undefined;
-      const wrapped = async (input: unknown, callContext: { callId: string }) => {
-        const parent = innermost();
-        const span = startChild(
-          `${genAiOperation.executeTool} ${tool.name}`,
-          SpanKind.INTERNAL,
-          () => {
-            description ??= redact.text(tool.description);
-            const spanAttributes: Attributes = {
-              [genAi.operationName]: genAiOperation.executeTool,
-              [genAi.toolName]: tool.name,
-              [genAi.toolCallId]: callContext.callId,
-              [genAi.toolDescription]: description,
-              [genAi.toolType]: 'function',
-              [genAi.conversationId]: threadId,
-            };
-            if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
-            if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
-            if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
-            return spanAttributes;
-          },
-          parent,
-        );
-        const started = options.clock.now();
-        progress('tool-call', { callId: callContext.callId, toolName: tool.name }, parent);
-        const finish = (status: 'success' | 'error') => {
-          span.setAttribute(fs.toolStatus, status);
-          span.end();
-          progress(
-            'tool-execution',
-            {
-              callId: callContext.callId,
-              toolName: tool.name,
-              status,
-              durationMs: options.clock.now() - started,
-            },
-            parent,
-          );
-        };
-        try {
-          const output = await execute(input, callContext);
-          if (options.recordContent && recording) span.setAttribute(genAi.toolCallResult, content(output));
-          finish('success');
-          return output;
-        } catch (error) {
-          fail(span, error);
-          finish('error');
-          throw error;
-        }
-      };
+      const wrapped = (input: unknown, callContext: { callId: string }) =>
+        observeTool({ tool, input, callId: callContext.callId }, () => execute(input, callContext));
       return { ...tool, execute: wrapped };
     },
     startFlow(flow) {
@@ -346,4 +357,24 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
       turnSpan.end();
     },
   };
+}
+
+/** A tool's description as spans carry it: redacted once per tool and redactor, not at every call. */
+const descriptions = new WeakMap<object, WeakMap<object, string>>();
+
+function redactedDescription(
+  tool: Pick<InstrumentableTool, 'description'>,
+  redact: { text(text: string): string },
+): string {
+  let byTool = descriptions.get(redact);
+  if (!byTool) {
+    byTool = new WeakMap();
+    descriptions.set(redact, byTool);
+  }
+  let description = byTool.get(tool);
+  if (description === undefined) {
+    description = redact.text(tool.description);
+    byTool.set(tool, description);
+  }
+  return description;
 }

@@ -61,6 +61,12 @@ export function taintFromTranscript(
   return taint;
 }
 
+/** See `ToolBatchContext.observeExecution`. */
+export type ExecutionObserver = (
+  call: { tool: ToolSpec; input: unknown; callId: string },
+  execute: () => Promise<unknown>,
+) => Promise<unknown>;
+
 /** What a simulator is asked: the tool and the call's arguments, already redacted. */
 export interface SimulationRequest {
   tool: ToolSpec;
@@ -112,6 +118,12 @@ export interface ToolBatchContext {
   simulate?: Simulator;
   simulationTimeoutMs?: number;
   maxConcurrency?: number;
+  /**
+   * Runs around every execution of a tool (not around answers from the journal, the cache or a person):
+   * the agent's turn telemetry reports each one as a span and as progress through it. It must call
+   * `execute` once and return (or throw) what it returns.
+   */
+  observeExecution?: ExecutionObserver;
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /**
    * What people already answered in this run (DESIGN.md invariant 6): a blocking tool called again gets

@@ -1,3 +1,4 @@
 export { type Clock, systemClock } from './clock.js';
+export { cloneData } from './clone-data.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { canonicalJson, stableHash } from './stable-hash.js';

@@ -173,4 +173,50 @@ describe('execute stage (through executeToolBatch)', () => {
     expect(result?.status).toBe('error');
     expect(runs).toEqual([]);
   });
+
+  it('runs every execution through the batch observer, which sees the tool, the input, the call id and the outcome', async () => {
+    const observed: { tool: string; input: unknown; callId: string; outcome: string }[] = [];
+    let fail = false;
+    const tool = defineTool({
+      name: 'echo',
+      description: 'Echoes.',
+      input: z.object({ text: z.string() }),
+      idempotent: true,
+      execute: ({ text }) => {
+        if (fail) throw new ToolCallError({ category: 'server_error', message: 'down' });
+        return { text };
+      },
+    });
+    const context = createTestContext([tool], {
+      observeExecution: async (call, execute) => {
+        const entry = { tool: call.tool.name, input: call.input, callId: call.callId, outcome: 'running' };
+        observed.push(entry);
+        try {
+          const output = await execute();
+          entry.outcome = `returned ${JSON.stringify(output)}`;
+          return output;
+        } catch (error) {
+          entry.outcome = `threw ${(error as Error).message}`;
+          throw error;
+        }
+      },
+    });
+    const [ok] = await executeToolBatch([call('echo', { text: 'hi' }, 'c1')], context);
+    expect(ok).toMatchObject({ status: 'success', output: { text: 'hi' } });
+    // The same call again in the same turn is answered from the journal: nothing executes, nothing is observed.
+    await executeToolBatch([call('echo', { text: 'hi' }, 'c1')], context);
+    fail = true;
+    const [failed] = await context.clock.runUntil(
+      executeToolBatch([call('echo', { text: 'again' }, 'c2')], context),
+    );
+    expect(failed).toMatchObject({ status: 'error', error: { category: 'server_error' } });
+    expect(observed[0]).toEqual({
+      tool: 'echo',
+      input: { text: 'hi' },
+      callId: 'c1',
+      outcome: 'returned {"text":"hi"}',
+    });
+    expect(observed.slice(1).map((o) => o.outcome)).toEqual(observed.slice(1).map(() => 'threw down'));
+    expect(observed.length).toBeGreaterThanOrEqual(2);
+  });
 });

@@ -48,7 +48,11 @@ export const executeWithTimeout: ToolStage = async (state) => {
   try {
     let work: Promise<unknown>;
     try {
-      work = Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
+      const execute = () => Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
+      const observe = state.batch.observeExecution;
+      work = observe
+        ? observe({ tool, input: state.input, callId: state.request.callId }, execute)
+        : execute();
     } catch (error) {
       work = Promise.reject(error);
     }
