@@ -103,3 +103,27 @@ export function resumeRow(
 export function mid(values: readonly number[] | undefined): number {
   return values && values.length > 0 ? median(values) : Number.NaN;
 }
+
+/**
+ * flowstack's session cost split by a straight line through its two in-memory sessions (K = 10 and
+ * K = 100, one turn of K + 1 steps each): the CPU a turn costs whatever its length, and each step's.
+ * Meaningful for a framework whose per-step cost is flat; the peers' grows with the thread.
+ */
+export interface TurnSplit {
+  fixedUs: number;
+  perStepUs: number;
+  /** The fixed part's share of a K = 10 session. */
+  shareAtK10: number;
+}
+
+export function turnSplit(collected: Collected): TurnSplit | undefined {
+  const k10 = stepsRow(collected, 'flowstack', 'none', 10);
+  const k100 = stepsRow(collected, 'flowstack', 'none', 100);
+  if (!k10 || !k100) return undefined;
+  const session10 = mid(k10.cpu) * 11;
+  const session100 = mid(k100.cpu) * 101;
+  const perStepUs = (session100 - session10) / 90;
+  const fixedUs = session10 - 11 * perStepUs;
+  if (!(perStepUs > 0) || !(fixedUs > 0)) return undefined;
+  return { fixedUs, perStepUs, shareAtK10: fixedUs / session10 };
+}

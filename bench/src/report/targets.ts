@@ -15,28 +15,26 @@ export interface TargetResult {
 export const gaps = {
   quarterOfFastestPeer:
     "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component tools, " +
-    'validators and abort signals are no longer rebuilt per run or call; docs/decisions/0026). Per turn, a fixed ' +
-    'cost of roughly one third of a millisecond: the thread is leased (a renewal timer and an abort signal), loaded ' +
-    'and its snapshot decoded and schema-checked; the turn is saved twice — its in-flight record before the first ' +
-    'model call, so that a crashed turn can be replayed (docs/decisions/0017), and its result — each save ' +
-    'schema-checking and encoding the snapshot and serializing the observations; routing, the flow stack and its ' +
-    "per-turn diff. Per step, about a tenth of a millisecond: the model's answer is journaled before it is used " +
-    '(one row; docs/decisions/0027), the tool call passes the whole pipeline (parse and validate the arguments ' +
-    'against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction of the ' +
-    'result, output validation, the timeout), and the step becomes history rows and observations. At K = 10 the ' +
-    'per-turn part is about a third of the total, which is why K = 10 is further from the target than K = 100. ' +
-    'Trimming will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but ' +
-    'without the agent around it (no routing, commits, telemetry or answer journal), already takes 60–70 µs of ' +
-    'wall time and about 110 µs of CPU time per step on a machine where the peer takes 150–230 µs (`node ' +
-    'probes/loop-alone.mjs` in `bench/`), well above a quarter of the peer. Its profile is flat (no function ' +
-    'above 5 % but the garbage collector), and no single piece is the cost: replacing the deadline watch of ' +
-    'every model and tool call (an abort controller and a timer each) by a bare await changed the figure by ' +
-    'less than the run-to-run noise. To close it, the step itself has to be rebuilt with fewer layers and ' +
-    'allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
-    'of ~15 nested async stages, the prompt kept as one append-only array; and around it, save the in-flight ' +
-    'record with the first journal write instead of a commit of its own (one snapshot save per turn); keep the ' +
-    'per-turn closures (telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn ' +
-    'record.',
+    "validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the agent's tools are " +
+    'no longer wrapped for telemetry at every turn, the pipeline reports each execution instead). Per turn: the ' +
+    'thread is leased (a renewal timer and an abort signal), loaded and its snapshot decoded and schema-checked; the ' +
+    'turn is saved twice — its in-flight record before the first model call, so that a crashed turn can be replayed ' +
+    '(docs/decisions/0017), and its result — each save schema-checking and encoding the snapshot and serializing the ' +
+    "observations; routing, the flow stack and its per-turn diff. Per step: the model's answer is journaled before " +
+    'it is used (one row; docs/decisions/0027), the tool call passes the whole pipeline (parse and validate the ' +
+    'arguments against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction ' +
+    'of the result, output validation, the timeout), and the step becomes history rows and observations. Trimming ' +
+    'will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but without the ' +
+    'agent around it (no routing, commits, telemetry or answer journal), already takes 42–53 µs of wall time and ' +
+    '65–75 µs of CPU time per step at K = 10 on a machine where the peer takes about 165 µs (`node ' +
+    'probes/loop-alone.mjs 10 store` in `bench/`), above a quarter of the peer before the agent adds anything. Its ' +
+    'profile is flat (no function above 5 % but the garbage collector), and no single piece is the cost: replacing ' +
+    'the deadline watch of every model and tool call (an abort controller and a timer each) by a bare await changed ' +
+    'the figure by less than the run-to-run noise. To close it, the step itself has to be rebuilt with fewer layers ' +
+    'and allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
+    'of ~18 nested stages, the prompt kept as one append-only array; and around it, save the in-flight record with ' +
+    'the first journal write instead of a commit of its own (one snapshot save per turn); keep the per-turn closures ' +
+    '(telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
