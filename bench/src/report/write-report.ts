@@ -3,9 +3,10 @@
  * peer's, and the ratio, then the targets of issue 10, the hot spots of flowstack's profile, and notes.
  */
 import type { FrameworkId, Persistence } from '../frameworks/framework.js';
-import type { Collected } from '../orchestrate/collect.js';
+import { type Collected, stepsKey } from '../orchestrate/collect.js';
 import type { Machine, Versions } from '../orchestrate/describe-environment.js';
 import type { BenchPlan } from '../orchestrate/plan.js';
+import { median } from '../shared/stats.js';
 import { bytes, count, ms, ratio, ratioAgainst, spread, table, us } from './format.js';
 import { mid, parallelRow, resumeRow, sessionsRow, stepsRow, turnSplit } from './summarize.js';
 import { gaps, type TargetResult } from './targets.js';
@@ -443,6 +444,32 @@ function renderProfiles(collected: Collected): string {
   return out.join('\n');
 }
 
+/**
+ * Process runs that ran slower as a whole: the bench's own tools (a few lines of plain code, the same
+ * in every framework) took at least 1.6 times as long per step as in the same row's fastest run. Such a
+ * run says more about the machine at that moment than about the framework; it is kept in the medians.
+ */
+function slowedProcesses(collected: Collected): string[] {
+  const notes: string[] = [];
+  for (const k of [10, 100]) {
+    for (const framework of ['flowstack', ...peers] as FrameworkId[]) {
+      const reports = collected.steps.get(stepsKey(framework, 'none', k)) ?? [];
+      const tools = reports.map((r) => median(r.toolUs));
+      const fastest = Math.min(...tools);
+      if (!(fastest > 0)) continue;
+      const slowed = tools.filter((t) => t >= 1.6 * fastest).length;
+      if (slowed === 0) continue;
+      notes.push(
+        `${labels[framework]}, K = ${k}, in memory: in ${slowed} of ${reports.length} process runs the bench's own ` +
+          `tools (a few lines of plain code, the same for every framework) took 1.6× to ` +
+          `${ratio(Math.max(...tools) / fastest)} their time per step in the row's fastest run: the whole process ran ` +
+          'slower (the machine at that moment, not the framework). Those runs are kept in the median.',
+      );
+    }
+  }
+  return notes;
+}
+
 function renderNotes(collected: Collected): string {
   const lines = ['## Notes and failures', ''];
   const notes = [
@@ -454,6 +481,7 @@ function renderNotes(collected: Collected): string {
     'The OpenAI Agents SDK, the AI SDK and Mastra have no SQLite or PostgreSQL thread store of their own in the ' +
       "versions measured (Mastra's storage is a separate package), so the durable and resume rows compare flowstack " +
       'with LangGraph only.',
+    ...slowedProcesses(collected),
     ...collected.notes,
     ...collected.failures.map((f) => `Failed: ${f.job} — ${f.error.split('\n').slice(0, 3).join(' ')}`),
   ];
