@@ -23,7 +23,10 @@ export async function commitTurn(
     observations: turn.observations.map((o) => ({ type: o.type, data: JSON.stringify(o) })),
     now: turn.clock.now(),
   });
-  const observations = turn.observations.map((o, i) => ({ ...o, id: commit.observationIds[i] ?? 0 }));
+  // Object.assign keeps one hidden class for every observation (a spread with a new key after it does not).
+  const observations = turn.observations.map((o, i) =>
+    Object.assign({}, o, { id: commit.observationIds[i] ?? 0 }),
+  );
   turn.baseVersion = commit.version;
   turn.history = [];
   turn.observations = [];

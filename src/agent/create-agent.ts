@@ -144,7 +144,7 @@ export function createAgent(options: AgentOptions): Agent {
     // owner's turn wait; the owner is checked again under the lease.
     if (sendOptions.principal !== undefined) await loadOwnedThread(threadId, sendOptions.principal);
     return holdLease(threadId, sendOptions.signal, async (signal) => {
-      const leased = { ...sendOptions, signal };
+      const leased = Object.assign({}, sendOptions, { signal });
       let loaded = await loadOwnedThread(threadId, sendOptions.principal);
       const answered = requestId !== undefined ? findRequest(loaded.snapshot, requestId) : undefined;
       if (answered) return repeatedResult(threadId, answered, loaded.snapshot);
@@ -264,8 +264,9 @@ export function createAgent(options: AgentOptions): Agent {
       ...(stream ? { stream } : {}),
       ...(signal ? { signal } : {}),
     };
-    const batch = {
-      ...toolPipeline,
+    // Object.assign rather than a spread followed by new keys, which on Node 20 gives each turn's batch a
+    // hidden class of its own and makes every pipeline stage's reads of it megamorphic.
+    const batch = Object.assign({}, toolPipeline, {
       threadId,
       turnId: turn.turnId,
       clock,
@@ -276,9 +277,8 @@ export function createAgent(options: AgentOptions): Agent {
       observeExecution: telemetry.observeTool,
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
-    };
-    const flowOptions: Omit<RunFlowsOptions, 'turn'> = {
-      ...common,
+    });
+    const flowOptions: Omit<RunFlowsOptions, 'turn'> = Object.assign({}, common, {
       flows,
       tools,
       persona,
@@ -286,11 +286,11 @@ export function createAgent(options: AgentOptions): Agent {
       limits,
       telemetry,
       ids,
-      history: [...history, { role: 'user', text }],
+      history: [...history, { role: 'user' as const, text }],
       ...(options.preferences ? { preferences: options.preferences } : {}),
       ...(options.domain ? { domain: options.domain } : {}),
       ...(options.skillLoop ? { skillLoop: options.skillLoop } : {}),
-    };
+    });
     const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
     // A turn interrupted after its first save of the run is past routing, and so is an answer to a
     // suspension: it goes on with its flows. A message that answers the waiting flow's question is one too.
@@ -300,19 +300,20 @@ export function createAgent(options: AgentOptions): Agent {
         routed ||
         (plan ? await routePlanMessage({ ...plan, turn, text, rules: options.rules ?? [] }) : false);
       if (!handled)
-        await routeTurn({
-          ...common,
-          turn,
-          text,
-          flows,
-          rules: options.rules ?? [],
-          ids,
-          maxStackDepth: limits.maxStackDepth,
-          history,
-          persona,
-          ...(options.domain ? { domain: options.domain } : {}),
-        });
-      await runFlows({ ...flowOptions, turn, ...(plan ? { plan } : {}) });
+        await routeTurn(
+          Object.assign({}, common, {
+            turn,
+            text,
+            flows,
+            rules: options.rules ?? [],
+            ids,
+            maxStackDepth: limits.maxStackDepth,
+            history,
+            persona,
+            ...(options.domain ? { domain: options.domain } : {}),
+          }),
+        );
+      await runFlows(Object.assign({}, flowOptions, { turn, ...(plan ? { plan } : {}) }));
     } catch (error) {
       // A model that fails while routing ends the turn with an error reply; the user's message is kept.
       if (!ModelError.isInstance(error)) throw error;

@@ -109,12 +109,9 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
       await store.journalStart({ ...entry, status: 'started' });
       return finish();
     }
-    const stored = await store.journalRecord({
-      ...entry,
-      status: 'succeeded',
-      finishedAt: clock.now(),
-      result,
-    });
+    const stored = await store.journalRecord(
+      Object.assign(entry, { status: 'succeeded' as const, finishedAt: clock.now(), result }),
+    );
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
     if (stored.result !== result) await finish();
   };

@@ -62,7 +62,7 @@ export type ModelCallOutcome =
 
 /** Calls the model once; failures come back as data. */
 export async function invokeModel(options: CallModelOptions): Promise<ModelCallOutcome> {
-  const flowstack: Record<string, string> = { ...options.labels, phase: options.phase };
+  const flowstack: Record<string, string> = Object.assign({}, options.labels, { phase: options.phase });
   if (options.flow) flowstack.flow = options.flow;
   const call: LanguageModelV3CallOptions = { prompt: options.prompt, providerOptions: { flowstack } };
   if (options.tools && options.tools.length > 0) call.tools = options.tools;

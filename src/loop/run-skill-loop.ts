@@ -150,11 +150,11 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     limits,
     tools: options.tools,
     // One taint state per run, restored from the transcript on resume (tool/tool-batch-context.ts).
-    batch: {
-      ...options.batch,
+    // Object.assign, not a spread followed by new keys (a hidden class per run on Node 20).
+    batch: Object.assign({}, options.batch, {
       tools: options.tools,
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
-    },
+    }),
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -97,7 +97,12 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
         // The work's signal follows the run's already: link the batch's only when it is another one.
         const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
         try {
-          return await executeToolBatch(toRun, { ...run.batch, tools, signal: linked.signal });
+          // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
+          // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
+          return await executeToolBatch(
+            toRun,
+            Object.assign({}, run.batch, { tools, signal: linked.signal }),
+          );
         } finally {
           linked.release();
         }

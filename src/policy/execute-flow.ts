@@ -188,13 +188,12 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     tools,
     batch:
       approvals.length > 0
-        ? {
-            ...options.batch,
+        ? Object.assign({}, options.batch, {
             approvals: approveConfirmedCalls({
               toolNames: approvals,
               ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
             }),
-          }
+          })
         : options.batch,
     flow: definition.name,
     parentId: flow.id,

@@ -1,4 +1,5 @@
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
+export { flatString } from './flat-string.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { canonicalJson, stableHash } from './stable-hash.js';

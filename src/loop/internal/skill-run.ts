@@ -53,7 +53,8 @@ export interface SkillRun {
 
 /** Records an event (with the run's `parentId`) and hands it to the live listener. */
 export function emit(run: SkillRun, event: SkillLoopEvent): void {
-  const linked = run.parentId === undefined ? event : { ...event, parentId: run.parentId };
+  // Object.assign keeps one hidden class per event type (a spread followed by a new key gives each its own).
+  const linked = run.parentId === undefined ? event : Object.assign({}, event, { parentId: run.parentId });
   run.events.push(linked);
   deliver(run, linked);
 }
