@@ -99,4 +99,51 @@ describe('awaitWithin', () => {
     expect(await pending).toEqual({ status: 'stopped', reason: 'user-stop', started: true });
     expect(clock.now()).toBe(0);
   });
+
+  it('hands consecutive works the controller the caller keeps, and aborts it only when a work is stopped', async () => {
+    const clock = createManualClock(0);
+    let kept: AbortController | undefined;
+    const controller = () => {
+      if (!kept || kept.signal.aborted) kept = new AbortController();
+      return kept;
+    };
+    const seen: AbortSignal[] = [];
+    const quick = () =>
+      awaitWithin({
+        clock,
+        idleDeadline: () => 1000,
+        wallDeadline: 5000,
+        controller,
+        work: async (signal) => {
+          seen.push(signal);
+          return 'done';
+        },
+      });
+    expect(await quick()).toEqual({ status: 'done', value: 'done' });
+    expect(await quick()).toEqual({ status: 'done', value: 'done' });
+    expect(seen[1]).toBe(seen[0]);
+    expect(seen[0]?.aborted).toBe(false);
+    const hanging = awaitWithin({
+      clock,
+      idleDeadline: () => 1000,
+      wallDeadline: 5000,
+      controller,
+      work: (signal) => {
+        seen.push(signal);
+        return new Promise<never>(() => undefined);
+      },
+    });
+    expect(await clock.settle(hanging)).toEqual({ status: 'stopped', reason: 'idle', started: true });
+    expect(seen[2]).toBe(seen[0]);
+    expect(seen[2]?.aborted).toBe(true);
+    // The next work gets a fresh signal, not the aborted one.
+    const after = await awaitWithin({
+      clock,
+      idleDeadline: () => 5000,
+      wallDeadline: 5000,
+      controller,
+      work: async (signal) => signal.aborted,
+    });
+    expect(after).toEqual({ status: 'done', value: false });
+  });
 });

@@ -20,6 +20,12 @@ export interface AwaitWithinOptions<T> {
   wallDeadline: number;
   /** The user's stop. */
   signal?: AbortSignal;
+  /**
+   * The controller whose signal the work gets; a new one per call when left out. A caller may hand the
+   * same controller to consecutive calls whose signal only its own code listens to (adding and removing
+   * its listeners per call): it is aborted only when a call is stopped, and must then be replaced.
+   */
+  controller?: () => AbortController;
   work: (signal: AbortSignal) => Promise<T>;
 }
 
@@ -28,7 +34,7 @@ const watchDone = new Error('awaitWithin: settled');
 
 /**
  * Runs `work` and waits for it, or for the idle or wall deadline or the user's stop, whichever comes first.
- * One `AbortController` per call (the work's signal, linked to the user's); the deadline watch uses the
+ * One `AbortController` per call unless the caller hands one in (the work's signal, linked to the user's); the deadline watch uses the
  * clock's `setTimer` when it has one, else `sleep` with a signal that is aborted once the race is decided.
  */
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
@@ -41,7 +47,7 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
       reason: before >= options.wallDeadline ? 'wall-time' : 'idle',
       started: false,
     };
-  const workController = new AbortController();
+  const workController = options.controller ? options.controller() : new AbortController();
   let settle!: (outcome: WithinOutcome<T>) => void;
   const stopped = new Promise<WithinOutcome<T>>((resolve) => {
     settle = resolve;

@@ -93,6 +93,10 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
+      controller: () => {
+        if (!run.batchAbort || run.batchAbort.signal.aborted) run.batchAbort = new AbortController();
+        return run.batchAbort;
+      },
       work: async (signal) => {
         // The work's signal follows the run's already: link the batch's only when it is another one.
         const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);

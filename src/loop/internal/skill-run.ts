@@ -40,6 +40,12 @@ export interface SkillRun {
   limits: SkillLoopLimits;
   tools: ToolSet;
   batch: ToolBatchContext;
+  /**
+   * The signal of the run's tool batches: one controller for the whole run, replaced only after a batch
+   * was stopped (only the pipeline listens to it, adding and removing its listeners per call; tools get
+   * a signal of their own per call).
+   */
+  batchAbort: AbortController | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
