@@ -133,6 +133,8 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     }
     return scopes.at(-1) ?? turn;
   };
+  /** Whether progress is published now: its data is only built when it is. */
+  const wanted = () => options.publish !== undefined && options.wantsProgress?.() !== false;
   const progress = (type: ObservationType, data: Record<string, unknown>, parent: Scope) => {
     if (!options.publish || options.wantsProgress?.() === false) return;
     const observation: Observation = {
@@ -216,27 +218,44 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
       parent,
     );
     const base = flow !== undefined ? { phase, flow } : { phase };
-    progress('model-stream-start', { ...base, provider: model.provider, model: model.modelId }, parent);
+    // Progress data is built with Object.assign and only when someone listens: a spread followed by new
+    // keys would make a hidden class per call on Node 20, for an object nobody may read.
+    if (wanted())
+      progress(
+        'model-stream-start',
+        Object.assign({}, base, { provider: model.provider, model: model.modelId }),
+        parent,
+      );
     let done = false;
     const record: ModelCallRecord = {
       metadata(meta) {
         if (done) return;
         if (meta.id !== undefined) span.setAttribute(genAi.responseId, meta.id);
         if (meta.modelId !== undefined) span.setAttribute(genAi.responseModel, meta.modelId);
-        if (meta.id !== undefined || meta.modelId !== undefined)
-          progress('model-stream-metadata', { ...base, responseId: meta.id, model: meta.modelId }, parent);
+        if ((meta.id !== undefined || meta.modelId !== undefined) && wanted())
+          progress(
+            'model-stream-metadata',
+            Object.assign({}, base, { responseId: meta.id, model: meta.modelId }),
+            parent,
+          );
       },
       end(result) {
         if (done) return;
         done = true;
         openCalls.delete(record);
-        span.setAttributes({
-          [genAi.responseFinishReasons]: [result.finishReason],
-          [genAi.usageInputTokens]: result.inputTokens,
-          [genAi.usageOutputTokens]: result.outputTokens,
-        });
+        if (recording)
+          span.setAttributes({
+            [genAi.responseFinishReasons]: [result.finishReason],
+            [genAi.usageInputTokens]: result.inputTokens,
+            [genAi.usageOutputTokens]: result.outputTokens,
+          });
         span.end();
-        progress('model-stream-end', { ...base, ...result }, parent);
+        if (wanted())
+          progress(
+            'model-stream-end',
+            Object.assign<Record<string, unknown>, object, object>({}, base, result),
+            parent,
+          );
       },
       fail(error) {
         if (done) return;
@@ -245,7 +264,7 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
         fail(span, error);
         span.end();
         const message = redact.text(error instanceof Error ? error.message : String(error));
-        progress('model-stream-error', { ...base, message }, parent);
+        if (wanted()) progress('model-stream-error', Object.assign({}, base, { message }), parent);
       },
     };
     openCalls.add(record);
