@@ -132,8 +132,11 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
 
 function createRun(options: RunSkillLoopOptions): SkillRun {
   const clock = options.clock ?? options.batch.clock;
-  const call = { ...options.limits };
-  if (options.maxIterations !== undefined) call.maxIterations = options.maxIterations;
+  const call: Partial<SkillLoopLimits> = Object.assign(
+    {},
+    options.limits,
+    options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {},
+  );
   const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call });
   const state = options.resume
     ? structuredClone(options.resume.state)

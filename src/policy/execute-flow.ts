@@ -210,13 +210,12 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
-  const after: ExecutionBase = {
-    ...base,
+  const after: ExecutionBase = Object.assign({}, base, {
     scratchpad: workspace.scratchpad,
     events: loop.events,
     checkpoint: { messages: loop.messages, state: loop.state },
     ...(loop.validation ? { validation: loop.validation } : {}),
-  };
+  });
   const { outcome } = loop;
   if (outcome.outcome === 'suspended') return { ...after, kind: 'suspended', outcome };
   const target = definition.hooks.fallback?.({ flow, outcome });

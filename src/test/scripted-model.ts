@@ -114,7 +114,10 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
         totalSteps: options.steps.length,
       });
     }
-    const step = found.step.respond ? { ...found.step, ...found.step.respond(callOptions) } : found.step;
+    // Object.assign: a spread followed by the response's new keys would make a hidden class per call on Node 20.
+    const step = found.step.respond
+      ? Object.assign({}, found.step, found.step.respond(callOptions))
+      : found.step;
     validateScript([step], source);
     const output = buildStepOutput(step, nextCallId);
     const counts = countTokens({
