@@ -118,11 +118,11 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
 
   const model: LanguageModelV3 = {
     specificationVersion: 'v3',
+    // Read once per turn: an accessor here (or one defined per object) makes V8 keep every turn's model
+    // as a slow dictionary object.
+    supportedUrls: inner.supportedUrls,
     provider: inner.provider,
     modelId: inner.modelId,
-    get supportedUrls() {
-      return inner.supportedUrls;
-    },
     async doGenerate(call) {
       const slot = next(call);
       const fingerprint = fingerprintOf(call);

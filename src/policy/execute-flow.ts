@@ -299,17 +299,16 @@ function complete(input: {
     ...(processed.frame ? { frame: processed.frame.frame } : {}),
     scratchpadWritten: input.written || processed.scratchpadText !== undefined,
   });
-  return {
-    ...after,
+  return Object.assign({}, after, {
     state,
     scratchpad,
-    kind: 'completed',
+    kind: 'completed' as const,
     outcome,
     verify,
     schedule: effects?.schedule ?? [],
     ...(processed.frame ? { frame: processed.frame } : {}),
     ...(processed.text !== undefined ? { text: processed.text } : {}),
-  };
+  });
 }
 
 /** Applies a hook's slot values as given, so that a hook clearing a slot is visible to `verify()`. */

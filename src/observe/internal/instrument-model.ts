@@ -30,11 +30,11 @@ export type StartModelCall = (
 export function instrumentModel(model: LanguageModelV3, start: StartModelCall): LanguageModelV3 {
   return {
     specificationVersion: model.specificationVersion,
+    // Read once per turn: an accessor here (or one defined per object) makes V8 keep every wrapped model
+    // as a slow dictionary object.
+    supportedUrls: model.supportedUrls,
     provider: model.provider,
     modelId: model.modelId,
-    get supportedUrls() {
-      return model.supportedUrls;
-    },
     async doGenerate(options) {
       const record = start(options, 'generate');
       try {
