@@ -11,7 +11,14 @@ import { executeToolBatch } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
-import { deadlines, emit, type SkillRun, type StepCall, touch } from './internal/skill-run.js';
+import {
+  deadlines,
+  emit,
+  type SkillRun,
+  type StepCall,
+  sharedController,
+  touch,
+} from './internal/skill-run.js';
 
 export interface ValidateResult {
   /** One per call, in call order. */
@@ -93,10 +100,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
-      controller: () => {
-        if (!run.batchAbort || run.batchAbort.signal.aborted) run.batchAbort = new AbortController();
-        return run.batchAbort;
-      },
+      controller: () => sharedController(run, 'batch'),
       work: async (signal) => {
         // The work's signal follows the run's already: link the batch's only when it is another one.
         const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
