@@ -16,7 +16,8 @@ export const gaps = {
   quarterOfFastestPeer:
     "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component tools, " +
     "validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the agent's tools are " +
-    'no longer wrapped for telemetry at every turn, the pipeline reports each execution instead). Per turn: the ' +
+    'no longer wrapped for telemetry at every turn, docs/decisions/0033; the objects of each turn and step keep ' +
+    'shared hidden classes and a run shares one abort controller across its steps, docs/decisions/0034). Per turn: the ' +
     'thread is leased (a renewal timer and an abort signal), loaded and its snapshot decoded and schema-checked; the ' +
     'turn is saved twice — its in-flight record before the first model call, so that a crashed turn can be replayed ' +
     '(docs/decisions/0017), and its result — each save schema-checking and encoding the snapshot and serializing the ' +
@@ -25,8 +26,8 @@ export const gaps = {
     'arguments against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction ' +
     'of the result, output validation, the timeout), and the step becomes history rows and observations. Trimming ' +
     'will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but without the ' +
-    'agent around it (no routing, commits, telemetry or answer journal), already takes 42–53 µs of wall time and ' +
-    '65–75 µs of CPU time per step at K = 10 on a machine where the peer takes about 165 µs (`node ' +
+    'agent around it (no routing, commits, telemetry or answer journal), already takes about 35 µs of wall time ' +
+    'and 54 µs of CPU time per step at K = 10 with the memory store on a machine where the peer takes about 170 µs (`node ' +
     'probes/loop-alone.mjs 10 store` in `bench/`), above a quarter of the peer before the agent adds anything. Its ' +
     'profile is flat (no function above 5 % but the garbage collector), and no single piece is the cost: replacing ' +
     'the deadline watch of every model and tool call (an abort controller and a timer each) by a bare await changed ' +
@@ -64,14 +65,15 @@ export const gaps = {
     'thread, the lease, loading and checking the snapshot) weighs as much as about three steps, and with 1,000 ' +
     'sessions in flight on one core their transcripts, journals and snapshots are all live in the memory store, ' +
     'so collection costs more than for a peer that keeps nothing: a CPU profile of this scenario (`node ' +
-    "--cpu-prof`) puts 43 % of flowstack's time in the garbage collector, against 12 % when sessions run one at a " +
+    "--cpu-prof`, the whole process) puts 27 % of flowstack's time in the garbage collector, against 10 % when sessions run one at a " +
     'time, because with 1,000 sessions interleaved almost every object of a session outlives a young-generation ' +
     'collection and is copied and promoted. The heap a session holds in flight (next target) is therefore what ' +
     'sets this figure. To close it: the items of the memory target, then the per-turn items of the first target ' +
     '(one snapshot save per turn).',
   sessionsMemory:
-    'A heap snapshot of 1,000 flowstack sessions held in their third tool call shows about 50 KiB each (it was 90 ' +
-    'KiB before the component tools were shared): ~20 suspended async frames per call in flight (one per layer ' +
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 44 KiB each (90 KiB before the ' +
+    'component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034): ~20 suspended ' +
+    'async frames per call in flight (one per layer ' +
     'and per pipeline stage that awaits the next, each a generator, a context and promises: ~8 KiB), ~70 closures ' +
     'and ~60 contexts made per turn (turn telemetry, the model-answer recorder, deadlines, the flow run), the ' +
     "thread's durable state that the memory store keeps in the heap (snapshot text, journal rows of the answers " +
