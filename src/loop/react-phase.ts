@@ -47,7 +47,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
-      controller: () => sharedController(run, 'model'),
+      controller: () => sharedController(run),
       work: (signal) =>
         invokeModel({
           model: run.model,

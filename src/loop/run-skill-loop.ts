@@ -158,7 +158,7 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
       tools: options.tools,
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
     }),
-    aborts: {},
+    abort: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

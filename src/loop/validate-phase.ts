@@ -100,7 +100,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       clock: run.clock,
       ...deadlines(run),
       ...(run.signal ? { signal: run.signal } : {}),
-      controller: () => sharedController(run, 'batch'),
+      controller: () => sharedController(run),
       work: async (signal) => {
         // The work's signal follows the run's already: link the batch's only when it is another one.
         const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);

@@ -41,10 +41,10 @@ export interface SkillRun {
   tools: ToolSet;
   batch: ToolBatchContext;
   /**
-   * The signals of the run's model calls and tool batches: one controller each for the whole run,
-   * replaced only after a call was stopped (see `sharedController`).
+   * The signal of the run's model calls and tool batches: one controller for the whole run, replaced
+   * only after a call was stopped (see `sharedController`).
    */
-  aborts: { model?: AbortController; batch?: AbortController };
+  abort: AbortController | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
@@ -106,16 +106,16 @@ export function offeredToolNames(run: SkillRun): string[] {
 export type ModelTools = LanguageModelV3FunctionTool[];
 
 /**
- * The controller whose signal the run's next model call (or tool batch) gets: one per run, as the AI
+ * The controller whose signal the run's next model call or tool batch gets: one per run, as the AI
  * SDK's own loop hands one signal to every step of a run, so that a step does not pay for a new
  * `AbortController` (and, on Node 20, a new hidden class per signal). It is aborted only when a call is
  * stopped — the run then ends — and a new one is made if the run goes on anyway. Tools never see it:
  * each call gets a signal of its own.
  */
-export function sharedController(run: SkillRun, kind: 'model' | 'batch'): AbortController {
-  const current = run.aborts[kind];
+export function sharedController(run: SkillRun): AbortController {
+  const current = run.abort;
   if (current && !current.signal.aborted) return current;
   const fresh = new AbortController();
-  run.aborts[kind] = fresh;
+  run.abort = fresh;
   return fresh;
 }
