@@ -339,7 +339,7 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
     `## 4. ${count(plan.sessions.count)} concurrent sessions of ${plan.sessions.steps} steps`,
     '',
     `${count(plan.sessions.count)} sessions (each ${plan.sessions.steps - 1} tool steps and an answer) are started at once on one agent, in memory, after a warm-up round of the same size (the first round of ` +
-      'so many concurrent sessions also grows the heap and its young generation, in every framework). ' +
+      'so many concurrent sessions also grows the heap and its young generation, which made it slower than the next for most frameworks). ' +
       'Steps per second = model calls completed ÷ time, by the CPU time of the process (compared) and by wall time. ' +
       `Heap per in-flight session (measured in the first ${plan.sessions.memoryRuns === 1 ? 'run' : `${plan.sessions.memoryRuns} runs`}): a second round holds every ` +
       "session inside its third tool call; when all are there, the mocks' call logs are dropped, the heap is " +

@@ -24,7 +24,7 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
   };
 
   // Warm-up at full size: the first round of this many concurrent sessions also grows the heap and its young
-  // generation, which made it 5–40 % slower than the next, depending on the framework.
+  // generation; it ran 5–40 % slower than the next for most frameworks tried (the AI SDK in two of three tries).
   await runRound(job.sessions);
   const stepsPerSecond: number[] = [];
   const stepsPerCpuSecond: number[] = [];
