@@ -78,11 +78,38 @@ export function checkFlow(options: {
       problems.push({ check: 'timeouts-set', message: `Tool '${name}' has no timeout.` });
     if (hasTrifecta(tool) && !tool.requiresApproval) {
       gated.push(name);
-      own.push({ ...tool, requiresApproval: true });
+      own.push(gatedCopyOf(tool));
     } else own.push(tool);
   }
   for (const message of definition.hooks.check?.(flow) ?? []) problems.push({ check: 'flow-hook', message });
-  return { problems, tools: createToolSet(own), gated };
+  return { problems, tools: toolSetOf(definition, own), gated };
+}
+
+/** One approval-gated copy per tool, so that a flow's tools are the same objects from run to run. */
+const gatedCopies = new WeakMap<ToolDefinition, ToolDefinition>();
+
+function gatedCopyOf(tool: ToolDefinition): ToolDefinition {
+  let copy = gatedCopies.get(tool);
+  if (!copy) {
+    copy = { ...tool, requiresApproval: true };
+    gatedCopies.set(tool, copy);
+  }
+  return copy;
+}
+
+/**
+ * The flow's tool set, made again only when its tools change: the same set from run to run keeps the
+ * caches keyed by it (the component tools added to it, the tools offered to the model).
+ */
+const flowToolSets = new WeakMap<FlowDefinition, { own: readonly ToolDefinition[]; set: ToolSet }>();
+
+function toolSetOf(definition: FlowDefinition, own: readonly ToolDefinition[]): ToolSet {
+  const cached = flowToolSets.get(definition);
+  if (cached && cached.own.length === own.length && cached.own.every((tool, i) => tool === own[i]))
+    return cached.set;
+  const set = createToolSet(own);
+  flowToolSets.set(definition, { own, set });
+  return set;
 }
 
 /** Checks 3 and 4: required slots and elective groups hold valid values. */

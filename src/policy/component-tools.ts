@@ -8,7 +8,7 @@
 import { z } from 'zod';
 import { compileHistory, type HistoryMessage, readScratchpad, writeScratchpad } from '../memory/index.js';
 import type { FlowInstance, ScratchpadEntry } from '../spec/index.js';
-import { defineTool, type ToolDefinition } from '../tool/index.js';
+import { defineTool, runScopeOf, type ToolDefinition, type ToolExecutionContext } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
 
 /** Names of the component tools; a domain tool may not use them. */
@@ -32,7 +32,7 @@ export interface SkillWorkspace {
 }
 
 // The three definitions are built (schemas converted to JSON Schema and checked) once, at module load,
-// with an `execute` that throws; each skill run gets copies whose `execute` reads its own workspace.
+// with an `execute` that throws; the copies below get an `execute` that reads a workspace.
 const contextCoordinatorInput = z.object({ turns: z.number().int().min(1).max(20).optional() });
 const memoryManagerInput = z.object({
   operation: z.enum(['read_scratchpad', 'write_scratchpad', 'read_preferences']),
@@ -75,57 +75,93 @@ const flowStackSpec = defineTool<z.infer<typeof flowStackInput>, unknown>({
   execute: unbound,
 });
 
+type ContextCoordinatorInput = z.infer<typeof contextCoordinatorInput>;
+type MemoryManagerInput = z.infer<typeof memoryManagerInput>;
+type FlowStackInput = z.infer<typeof flowStackInput>;
+
+function coordinateContext(workspace: SkillWorkspace, { turns }: ContextCoordinatorInput) {
+  return { transcript: compileHistory(workspace.history, { turns: turns ?? 3 }) };
+}
+
+function manageMemory(workspace: SkillWorkspace, { operation, key, text, limit }: MemoryManagerInput) {
+  if (operation === 'read_preferences') return { preferences: workspace.preferences };
+  if (operation === 'read_scratchpad') {
+    const read = readScratchpad(workspace.scratchpad, {
+      ...(key ? { keys: [key] } : {}),
+      limit: limit ?? 10,
+    });
+    workspace.scratchpad.splice(0, workspace.scratchpad.length, ...read.entries);
+    return { entries: read.found.map((e) => ({ key: e.key, text: e.text, source: e.source })) };
+  }
+  if (!text) return { error: 'write_scratchpad needs text' };
+  const entryKey = key ?? `${workspace.flowId}:note:${workspace.written.length + 1}`;
+  const next = writeScratchpad(
+    workspace.scratchpad,
+    { key: entryKey, text, source: workspace.flowName, time: workspace.clock.now() },
+    { maxEntries: workspace.maxScratchpadEntries },
+  );
+  workspace.scratchpad.splice(0, workspace.scratchpad.length, ...next);
+  workspace.written.push(entryKey);
+  return { written: entryKey };
+}
+
+function readFlowStack(workspace: SkillWorkspace, { which }: FlowStackInput) {
+  const current = workspace.stack.find((f) => f.id === workspace.flowId);
+  const waiting = workspace.stack.filter((f) => f.id !== workspace.flowId);
+  const describe = (f: FlowInstance) => ({
+    name: f.name,
+    status: f.status,
+    slots: f.slots,
+    ...(f.metadata ? { metadata: f.metadata } : {}),
+    ...(f.result !== undefined ? { result: f.result } : {}),
+  });
+  const previous = [...waiting, ...workspace.previous].map(describe);
+  if (which === 'previous') return { previous };
+  if (which === 'all') return { current: current && describe(current), previous };
+  return { current: current && describe(current) };
+}
+
 /**
  * The component tools of one skill run, reading and writing `workspace`. The copies share their JSON
- * Schema objects, so the compiled validators are shared too (`compileSchema` caches by identity): a
- * skill run costs three small objects, not a schema conversion and an Ajv compile per run.
+ * Schema objects, so the compiled validators are shared too (`compileSchema` caches by identity).
  */
 export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[] {
-  const contextCoordinator: ToolDefinition<z.infer<typeof contextCoordinatorInput>> = {
-    ...contextCoordinatorSpec,
-    execute: ({ turns }) => ({ transcript: compileHistory(workspace.history, { turns: turns ?? 3 }) }),
-  };
-  const memoryManager: ToolDefinition<z.infer<typeof memoryManagerInput>> = {
-    ...memoryManagerSpec,
-    execute: ({ operation, key, text, limit }) => {
-      if (operation === 'read_preferences') return { preferences: workspace.preferences };
-      if (operation === 'read_scratchpad') {
-        const read = readScratchpad(workspace.scratchpad, {
-          ...(key ? { keys: [key] } : {}),
-          limit: limit ?? 10,
-        });
-        workspace.scratchpad.splice(0, workspace.scratchpad.length, ...read.entries);
-        return { entries: read.found.map((e) => ({ key: e.key, text: e.text, source: e.source })) };
-      }
-      if (!text) return { error: 'write_scratchpad needs text' };
-      const entryKey = key ?? `${workspace.flowId}:note:${workspace.written.length + 1}`;
-      const next = writeScratchpad(
-        workspace.scratchpad,
-        { key: entryKey, text, source: workspace.flowName, time: workspace.clock.now() },
-        { maxEntries: workspace.maxScratchpadEntries },
-      );
-      workspace.scratchpad.splice(0, workspace.scratchpad.length, ...next);
-      workspace.written.push(entryKey);
-      return { written: entryKey };
+  return [
+    {
+      ...contextCoordinatorSpec,
+      execute: (input: ContextCoordinatorInput) => coordinateContext(workspace, input),
     },
-  };
-  const flowStack: ToolDefinition<z.infer<typeof flowStackInput>> = {
-    ...flowStackSpec,
-    execute: ({ which }) => {
-      const current = workspace.stack.find((f) => f.id === workspace.flowId);
-      const waiting = workspace.stack.filter((f) => f.id !== workspace.flowId);
-      const describe = (f: FlowInstance) => ({
-        name: f.name,
-        status: f.status,
-        slots: f.slots,
-        ...(f.metadata ? { metadata: f.metadata } : {}),
-        ...(f.result !== undefined ? { result: f.result } : {}),
-      });
-      const previous = [...waiting, ...workspace.previous].map(describe);
-      if (which === 'previous') return { previous };
-      if (which === 'all') return { current: current && describe(current), previous };
-      return { current: current && describe(current) };
-    },
-  };
-  return [contextCoordinator, memoryManager, flowStack] as ToolDefinition[];
+    { ...memoryManagerSpec, execute: (input: MemoryManagerInput) => manageMemory(workspace, input) },
+    { ...flowStackSpec, execute: (input: FlowStackInput) => readFlowStack(workspace, input) },
+  ] as ToolDefinition[];
 }
+
+function workspaceOf(context: ToolExecutionContext): SkillWorkspace {
+  const workspace = runScopeOf(context) as SkillWorkspace | undefined;
+  if (!workspace)
+    throw new Error('A component tool runs only inside a flow run (its batch has no runScope).');
+  return workspace;
+}
+
+/**
+ * The component tools shared by every skill run of the process: each call reads its run's workspace from
+ * the batch it runs in (`ToolBatchContext.runScope`). A flow run then adds no tool objects, and its tool
+ * set — the same from run to run — keeps the skill loop's cache of the tools offered to the model.
+ */
+export const sharedComponentTools: readonly ToolDefinition[] = [
+  {
+    ...contextCoordinatorSpec,
+    execute: (input: ContextCoordinatorInput, context: ToolExecutionContext) =>
+      coordinateContext(workspaceOf(context), input),
+  },
+  {
+    ...memoryManagerSpec,
+    execute: (input: MemoryManagerInput, context: ToolExecutionContext) =>
+      manageMemory(workspaceOf(context), input),
+  },
+  {
+    ...flowStackSpec,
+    execute: (input: FlowStackInput, context: ToolExecutionContext) =>
+      readFlowStack(workspaceOf(context), input),
+  },
+] as ToolDefinition[];

@@ -27,7 +27,7 @@ import { approveConfirmedCalls, createToolSet, type ToolBatchContext, type ToolS
 import { stableHash } from '../util/index.js';
 import { declareAmbiguity } from './ambiguity-handler.js';
 import { type CheckProblem, checkFlow, checkSlots } from './check-flow.js';
-import { createComponentTools } from './component-tools.js';
+import { sharedComponentTools } from './component-tools.js';
 import { processResult } from './process-result.js';
 import { reviewSlots } from './review-slots.js';
 import { composeSkillPrompt } from './skill-prompt.js';
@@ -171,7 +171,7 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     maxScratchpadEntries: options.maxScratchpadEntries,
     written: [] as string[],
   };
-  const tools = createToolSet([...check.tools.values(), ...createComponentTools(workspace)]);
+  const tools = withComponentTools(check.tools);
   const system = composeSkillPrompt({
     persona: options.persona,
     ...(options.domain ? { domain: options.domain } : {}),
@@ -189,12 +189,13 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     batch:
       approvals.length > 0
         ? Object.assign({}, options.batch, {
+            runScope: workspace,
             approvals: approveConfirmedCalls({
               toolNames: approvals,
               ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
             }),
           })
-        : options.batch,
+        : Object.assign({}, options.batch, { runScope: workspace }),
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
@@ -339,4 +340,20 @@ function lastToolRows(events: readonly SkillLoopEvent[], tools: readonly string[
     return Array.isArray(rows) ? rows : undefined;
   }
   return undefined;
+}
+
+/**
+ * A flow's tools with the component tools, one set per flow tool set: the component tools read their
+ * run's workspace from the batch (`runScope`), so the set is the same from run to run, and so is the
+ * skill loop's cache of the tools it offers the model.
+ */
+const withComponents = new WeakMap<ToolSet, ToolSet>();
+
+function withComponentTools(flowTools: ToolSet): ToolSet {
+  let set = withComponents.get(flowTools);
+  if (!set) {
+    set = createToolSet([...flowTools.values(), ...sharedComponentTools]);
+    withComponents.set(flowTools, set);
+  }
+  return set;
 }

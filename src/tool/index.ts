@@ -11,6 +11,7 @@ export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
+export { runScopeOf } from './internal/lazy-abort-signal.js';
 export {
   type LoadManifestOptions,
   loadManifest,
@@ -50,6 +51,7 @@ export {
   type AnsweredCalls,
   type CapabilityPolicy,
   createTaintState,
+  type ExecutionObserver,
   type Redactor,
   type SimulationRequest,
   type Simulator,

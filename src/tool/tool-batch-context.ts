@@ -124,6 +124,11 @@ export interface ToolBatchContext {
    * `execute` once and return (or throw) what it returns.
    */
   observeExecution?: ExecutionObserver;
+  /**
+   * What the caller hands the tools of its own run, read by a tool with `runScopeOf(context)`: flowstack's
+   * component tools find their flow run's workspace here, so they are defined once, not per run.
+   */
+  runScope?: object;
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
   /**
    * What people already answered in this run (DESIGN.md invariant 6): a blocking tool called again gets

@@ -11,8 +11,9 @@ export interface LazyAbort {
 }
 
 const handle = Symbol('flowstack.abort');
+const scope = Symbol('flowstack.runScope');
 
-type ContextWithHandle = ToolExecutionContext & { [handle]: LazyAbort };
+type ContextWithHandle = ToolExecutionContext & { [handle]: LazyAbort; [scope]: object | undefined };
 
 /** The getter lives on one shared prototype, so a context costs no more to make than a plain object. */
 const contextPrototype: object = Object.defineProperty({}, 'signal', {
@@ -41,6 +42,7 @@ export function abortLazy(lazy: LazyAbort, reason: unknown): void {
 export function createExecutionContext(
   fields: Omit<ToolExecutionContext, 'signal'>,
   lazy: LazyAbort,
+  runScope?: object,
 ): ToolExecutionContext {
   const context = Object.create(contextPrototype) as ContextWithHandle;
   context.idempotencyKey = fields.idempotencyKey;
@@ -48,5 +50,11 @@ export function createExecutionContext(
   context.callId = fields.callId;
   context.attempt = fields.attempt;
   context[handle] = lazy;
+  context[scope] = runScope;
   return context;
+}
+
+/** The batch's `runScope` for the call this context belongs to (`undefined` when the batch has none). */
+export function runScopeOf(context: ToolExecutionContext): object | undefined {
+  return (context as Partial<ContextWithHandle>)[scope];
 }

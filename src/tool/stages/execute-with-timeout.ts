@@ -93,6 +93,7 @@ function contextOf(state: ToolCallState, abort: LazyAbort): ToolExecutionContext
       attempt: state.attempts,
     },
     abort,
+    state.batch.runScope,
   );
 }
 
