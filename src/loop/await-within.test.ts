@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { awaitWithin } from './await-within.js';
+import { awaitWithin, createWithinWatch } from './await-within.js';
 import { createManualClock } from './fixtures/manual-clock.js';
 
 describe('awaitWithin', () => {
@@ -145,5 +145,103 @@ describe('awaitWithin', () => {
       work: async (signal) => signal.aborted,
     });
     expect(after).toEqual({ status: 'done', value: false });
+  });
+
+  describe("with a watch shared by a run's calls", () => {
+    it('keeps one timer for consecutive calls, follows the idle deadline they move, and leaves none after close', async () => {
+      const clock = createManualClock(0);
+      let lastActivity = 0;
+      const watch = createWithinWatch({
+        clock,
+        idleDeadline: () => lastActivity + 1000,
+        wallDeadline: 10_000,
+      });
+      for (let step = 1; step <= 3; step++) {
+        const outcome = await awaitWithin({ watch, work: async () => step });
+        expect(outcome).toEqual({ status: 'done', value: step });
+        clock.advance(600);
+        lastActivity = clock.now();
+      }
+      // One timer stands: the first call's (at 1000) woke with no call waiting and was not renewed; the
+      // third call, finding none, armed one at its idle deadline. The second call added none.
+      expect(clock.sleepers()).toEqual([2200]);
+      let seen: AbortSignal | undefined;
+      const hanging = awaitWithin({
+        watch,
+        work: (signal) => {
+          seen = signal;
+          return new Promise<never>(() => undefined);
+        },
+      });
+      expect(await clock.settle(hanging)).toEqual({ status: 'stopped', reason: 'idle', started: true });
+      // Idle counts from the last activity (at 1800), not from the first call's deadline.
+      expect(clock.now()).toBe(2800);
+      expect(seen?.aborted).toBe(true);
+      watch.close();
+      expect(clock.sleepers()).toEqual([]);
+    });
+
+    it('stops a call at the wall deadline', async () => {
+      const clock = createManualClock(0);
+      const watch = createWithinWatch({ clock, idleDeadline: () => clock.now() + 1000, wallDeadline: 2500 });
+      const pending = awaitWithin({ watch, work: () => new Promise<never>(() => undefined) });
+      expect(await clock.settle(pending)).toEqual({ status: 'stopped', reason: 'wall-time', started: true });
+      expect(clock.now()).toBe(2500);
+      watch.close();
+    });
+
+    it('stops the waiting call when the user aborts, listening once for the whole run', async () => {
+      const clock = createManualClock(0);
+      const controller = new AbortController();
+      const added: string[] = [];
+      const original = controller.signal.addEventListener.bind(controller.signal);
+      controller.signal.addEventListener = ((type: string, listener: never, options?: never) => {
+        added.push(type);
+        original(type, listener, options);
+      }) as typeof controller.signal.addEventListener;
+      const watch = createWithinWatch({
+        clock,
+        idleDeadline: () => 10_000,
+        wallDeadline: 10_000,
+        signal: controller.signal,
+      });
+      expect(await awaitWithin({ watch, work: async () => 1 })).toEqual({ status: 'done', value: 1 });
+      expect(await awaitWithin({ watch, work: async () => 2 })).toEqual({ status: 'done', value: 2 });
+      let seen: AbortSignal | undefined;
+      const pending = awaitWithin({
+        watch,
+        work: (signal) => {
+          seen = signal;
+          return new Promise<never>(() => undefined);
+        },
+      });
+      await new Promise((resolve) => setImmediate(resolve));
+      controller.abort(new Error('user pressed stop'));
+      expect(await pending).toEqual({ status: 'stopped', reason: 'user-stop', started: true });
+      expect(seen?.aborted).toBe(true);
+      expect(added).toEqual(['abort']);
+      // Stopped already: the next call does not start.
+      let started = false;
+      expect(
+        await awaitWithin({
+          watch,
+          work: async () => {
+            started = true;
+          },
+        }),
+      ).toEqual({ status: 'stopped', reason: 'user-stop', started: false });
+      expect(started).toBe(false);
+      watch.close();
+    });
+
+    it('still bounds a call made after the watch was closed', async () => {
+      const clock = createManualClock(0);
+      const watch = createWithinWatch({ clock, idleDeadline: () => 1000, wallDeadline: 5000 });
+      watch.close();
+      const pending = awaitWithin({ watch, work: () => new Promise<never>(() => undefined) });
+      expect(await clock.settle(pending)).toEqual({ status: 'stopped', reason: 'idle', started: true });
+      expect(clock.now()).toBe(1000);
+      expect(clock.sleepers()).toEqual([]);
+    });
   });
 });

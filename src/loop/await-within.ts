@@ -13,13 +13,17 @@ export type WithinOutcome<T> =
   | { status: 'failed'; error: unknown }
   | { status: 'stopped'; reason: StopReason /** The work was begun before the stop. */; started: boolean };
 
-export interface AwaitWithinOptions<T> {
+/** The limits and stop of one `awaitWithin` call. */
+export interface WithinDeadlines {
   clock: Clock;
   /** When the idle limit passes; read again after every wake-up, since activity moves it. */
   idleDeadline: () => number;
   wallDeadline: number;
   /** The user's stop. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
+}
+
+export type AwaitWithinOptions<T> = (WithinDeadlines | { watch: WithinWatch }) & {
   /**
    * The controller whose signal the work gets; a new one per call when left out. A caller may hand the
    * same controller to consecutive calls whose signal only its own code listens to (adding and removing
@@ -27,62 +31,165 @@ export interface AwaitWithinOptions<T> {
    */
   controller?: () => AbortController;
   work: (signal: AbortSignal) => Promise<T>;
-}
+};
 
 /** Ends the watch's sleep once the race is decided; one shared reason, so no `DOMException` is built per call. */
 const watchDone = new Error('awaitWithin: settled');
+
+type Stopped = Extract<WithinOutcome<never>, { status: 'stopped' }>;
+
+/**
+ * Watches the deadlines and the user's stop for consecutive `awaitWithin` calls of one run (a skill run's
+ * model calls and tool batches): one timer and one abort listener for the whole run instead of one of each
+ * per call. The timer is armed at the nearer deadline when a call begins and nothing earlier is armed; when
+ * it fires it reads the deadlines again (activity moves the idle one later, never earlier), so a timer
+ * armed for an older deadline only wakes the watch early. `close` must be called when the run ends: it
+ * cancels the timer and the listener.
+ */
+export interface WithinWatch extends WithinDeadlines {
+  /** Cancels the timer and the listener; calls after it still work, on their own timers. */
+  close(): void;
+}
+
+interface WatchState extends WithinWatch {
+  closed: boolean;
+  waiter: ((outcome: Stopped) => void) | undefined;
+  begin(waiter: (outcome: Stopped) => void): void;
+}
+
+export function createWithinWatch(options: {
+  clock: Clock;
+  idleDeadline: () => number;
+  wallDeadline: number;
+  signal?: AbortSignal;
+}): WithinWatch {
+  const { clock, signal, wallDeadline } = options;
+  let armedAt = Number.POSITIVE_INFINITY;
+  let cancel: (() => void) | undefined;
+  let listening = false;
+  const onAbort = () => {
+    listening = false;
+    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
+  };
+  const fire = () => {
+    cancel = undefined;
+    armedAt = Number.POSITIVE_INFINITY;
+    if (watch.closed || !watch.waiter) return;
+    const now = clock.now();
+    const at = Math.min(options.idleDeadline(), wallDeadline);
+    if (now < at) return arm(at, now);
+    watch.waiter({ status: 'stopped', reason: now >= wallDeadline ? 'wall-time' : 'idle', started: true });
+  };
+  const arm = (at: number, now: number) => {
+    cancel?.();
+    armedAt = at;
+    if (clock.setTimer) {
+      cancel = clock.setTimer(at - now, fire);
+      return;
+    }
+    const sleeping = new AbortController();
+    cancel = () => sleeping.abort(watchDone);
+    clock.sleep(at - now, sleeping.signal).then(
+      () => (sleeping.signal.aborted ? undefined : fire()),
+      () => undefined,
+    );
+  };
+  const watch: WatchState = {
+    clock,
+    signal,
+    wallDeadline,
+    idleDeadline: options.idleDeadline,
+    closed: false,
+    waiter: undefined,
+    begin(waiter) {
+      watch.waiter = waiter;
+      if (signal && !listening) {
+        listening = true;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      const at = Math.min(options.idleDeadline(), wallDeadline);
+      if (at < armedAt) arm(at, clock.now());
+    },
+    close() {
+      watch.closed = true;
+      watch.waiter = undefined;
+      cancel?.();
+      cancel = undefined;
+      if (listening) signal?.removeEventListener('abort', onAbort);
+      listening = false;
+    },
+  };
+  return watch;
+}
 
 /**
  * Runs `work` and waits for it, or for the idle or wall deadline or the user's stop, whichever comes first.
  * One `AbortController` per call unless the caller hands one in (the work's signal, linked to the user's); the deadline watch uses the
  * clock's `setTimer` when it has one, else `sleep` with a signal that is aborted once the race is decided.
+ * With `watch`, the deadlines, clock and stop signal are the watch's, and it watches them for every call.
  */
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
-  const { clock, signal } = options;
+  const shared = 'watch' in options ? (options.watch as WatchState) : undefined;
+  const { clock, signal, idleDeadline, wallDeadline }: WithinDeadlines =
+    shared ?? (options as WithinDeadlines);
+  // A closed watch (its run ended, yet a call came after) no longer watches: the call watches for itself.
+  const watch = shared?.closed === false ? shared : undefined;
   if (signal?.aborted) return { status: 'stopped', reason: 'user-stop', started: false };
   const before = clock.now();
-  if (before >= Math.min(options.idleDeadline(), options.wallDeadline))
+  if (before >= Math.min(idleDeadline(), wallDeadline))
     return {
       status: 'stopped',
-      reason: before >= options.wallDeadline ? 'wall-time' : 'idle',
+      reason: before >= wallDeadline ? 'wall-time' : 'idle',
       started: false,
     };
   const workController = options.controller ? options.controller() : new AbortController();
   let settle!: (outcome: WithinOutcome<T>) => void;
-  const stopped = new Promise<WithinOutcome<T>>((resolve) => {
+  const winner = new Promise<WithinOutcome<T>>((resolve) => {
     settle = resolve;
   });
-  const onAbort = () => {
-    workController.abort(signal?.reason);
-    settle({ status: 'stopped', reason: 'user-stop', started: true });
+  const stop = (outcome: Stopped) => {
+    if (outcome.reason === 'user-stop') workController.abort(signal?.reason);
+    settle(outcome);
   };
-  signal?.addEventListener('abort', onAbort, { once: true });
-  const work = Promise.resolve()
+  let cancelWatch: (() => void) | undefined;
+  if (watch) watch.begin(stop);
+  else {
+    signal?.addEventListener('abort', onStop, { once: true });
+    cancelWatch = watchDeadlines(clock, idleDeadline, wallDeadline, stop);
+  }
+  function onStop() {
+    stop({ status: 'stopped', reason: 'user-stop', started: true });
+  }
+  // The work starts in a microtask, as it always has: the caller gets its promise back first.
+  Promise.resolve()
     .then(() => options.work(workController.signal))
     .then(
-      (value): WithinOutcome<T> => ({ status: 'done', value }),
-      (error: unknown): WithinOutcome<T> => ({ status: 'failed', error }),
+      (value) => settle({ status: 'done', value }),
+      (error: unknown) => settle({ status: 'failed', error }),
     );
-  const cancelWatch = watchDeadlines(options, settle);
-  const winner = await Promise.race([work, stopped]);
-  cancelWatch();
-  signal?.removeEventListener('abort', onAbort);
-  if (winner.status === 'stopped' && !workController.signal.aborted)
-    workController.abort(new Error(`stopped: ${winner.reason}`));
-  if (winner.status === 'failed' && signal?.aborted)
+  const outcome = await winner;
+  if (watch) watch.waiter = undefined;
+  else {
+    cancelWatch?.();
+    signal?.removeEventListener('abort', onStop);
+  }
+  if (outcome.status === 'stopped' && !workController.signal.aborted)
+    workController.abort(new Error(`stopped: ${outcome.reason}`));
+  if (outcome.status === 'failed' && signal?.aborted)
     return { status: 'stopped', reason: 'user-stop', started: true };
-  return winner;
+  return outcome;
 }
 
 /**
  * Settles with `idle` or `wall-time` when the nearer deadline passes (the idle deadline is read again
  * at every wake-up, since activity moves it). Returns the function that stops watching.
  */
-function watchDeadlines<T>(
-  options: AwaitWithinOptions<T>,
-  settle: (outcome: WithinOutcome<T>) => void,
+function watchDeadlines(
+  clock: Clock,
+  idleDeadline: () => number,
+  wallDeadline: number,
+  settle: (outcome: Stopped) => void,
 ): () => void {
-  const { clock } = options;
   let done = false;
   let cancelTimer: (() => void) | undefined;
   let sleeping: AbortController | undefined;
@@ -98,9 +205,9 @@ function watchDeadlines<T>(
   function check() {
     if (done) return;
     const now = clock.now();
-    const at = Math.min(options.idleDeadline(), options.wallDeadline);
+    const at = Math.min(idleDeadline(), wallDeadline);
     if (now < at) return wait(at - now);
-    settle({ status: 'stopped', reason: now >= options.wallDeadline ? 'wall-time' : 'idle', started: true });
+    settle({ status: 'stopped', reason: now >= wallDeadline ? 'wall-time' : 'idle', started: true });
   }
   check();
   return () => {

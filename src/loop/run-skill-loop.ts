@@ -113,6 +113,8 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
       category: 'server_error',
       headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
     });
+  } finally {
+    run.watch?.close();
   }
   const result: SkillLoopResult = {
     outcome,
@@ -159,6 +161,7 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
     }),
     abort: undefined,
+    watch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -12,12 +12,12 @@ import { awaitWithin, type StopReason, type WithinOutcome } from './await-within
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
-  deadlines,
   emit,
   type SkillRun,
   type StepCall,
   sharedController,
   touch,
+  watchOf,
 } from './internal/skill-run.js';
 
 export interface ValidateResult {
@@ -97,9 +97,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     const tools =
       withdrawn.size === 0 ? run.tools : new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
     const within = await awaitWithin({
-      clock: run.clock,
-      ...deadlines(run),
-      ...(run.signal ? { signal: run.signal } : {}),
+      watch: watchOf(run),
       controller: () => sharedController(run),
       work: async (signal) => {
         // The work's signal follows the run's already: link the batch's only when it is another one.

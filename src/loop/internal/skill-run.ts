@@ -12,6 +12,7 @@ import type {
 import type { ToolCallRequest } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
 import type { Clock, IdGenerator } from '../../util/index.js';
+import { createWithinWatch, type WithinWatch } from '../await-within.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
 import type { SkillLoopLimits } from '../skill-loop-limits.js';
 import type { SkillLoopState } from '../skill-loop-state.js';
@@ -45,6 +46,8 @@ export interface SkillRun {
    * only after a call was stopped (see `sharedController`).
    */
   abort: AbortController | undefined;
+  /** Watches the limits and the stop for the run's model calls and tool batches (see `watchOf`). */
+  watch: WithinWatch | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
@@ -85,6 +88,21 @@ export function deadlines(run: SkillRun): { idleDeadline: () => number; wallDead
     idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
     wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
   };
+}
+
+/**
+ * The run's watch over its idle and wall-clock limits and the user's stop, for `awaitWithin`: one timer
+ * and one abort listener for all its model calls and tool batches, instead of one of each per call.
+ * Made at the first call; `runSkillLoop` closes it when the run ends.
+ */
+export function watchOf(run: SkillRun): WithinWatch {
+  run.watch ??= createWithinWatch({
+    clock: run.clock,
+    idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
+    wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
+    ...(run.signal ? { signal: run.signal } : {}),
+  });
+  return run.watch;
 }
 
 /** The user asked to stop: the signal aborted or the stop flag is up. */
