@@ -162,6 +162,7 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     }),
     abort: undefined,
     watch: undefined,
+    stepBatch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

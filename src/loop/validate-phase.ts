@@ -7,7 +7,7 @@
  * orphaned.
  */
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
-import { executeToolBatch } from '../tool/index.js';
+import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
@@ -29,6 +29,20 @@ export interface ValidateResult {
   notOffered: ReadonlySet<string>;
   /** Set when a limit or the user stopped the batch before it finished. */
   stopped?: StopReason;
+}
+
+/**
+ * The batch context of a step: the run's, with the tools offered now and the step's signal. Steps with
+ * the same tools and signal (no tool withdrawn, the run's one controller) share one object.
+ */
+function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: AbortSignal): ToolBatchContext {
+  const last = run.stepBatch;
+  if (last !== undefined && last.tools === tools && last.signal === signal) return last;
+  // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
+  // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
+  const batch = Object.assign({}, run.batch, { tools, signal });
+  run.stepBatch = batch;
+  return batch;
 }
 
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
@@ -103,12 +117,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
         // The work's signal follows the run's already: link the batch's only when it is another one.
         const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
         try {
-          // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
-          // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
-          return await executeToolBatch(
-            toRun,
-            Object.assign({}, run.batch, { tools, signal: linked.signal }),
-          );
+          return await executeToolBatch(toRun, stepBatch(run, tools, linked.signal));
         } finally {
           linked.release();
         }

@@ -41,6 +41,8 @@ export interface SkillRun {
   limits: SkillLoopLimits;
   tools: ToolSet;
   batch: ToolBatchContext;
+  /** The batch context the last tool batch ran with (reused while its tools and signal stay). */
+  stepBatch: ToolBatchContext | undefined;
   /**
    * The signal of the run's model calls and tool batches: one controller for the whole run, replaced
    * only after a call was stopped (see `sharedController`).

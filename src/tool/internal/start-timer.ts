@@ -1,14 +1,95 @@
 /**
- * A cancellable timer on an injected clock: the clock's own `setTimer` when it has one (a plain
- * `setTimeout` for the system clock), else `sleep` with a signal. Returns the cancel function.
+ * A cancellable timer on an injected clock: the clock's own `setTimer` when it has one, else `sleep`
+ * with a signal. Returns the cancel function.
+ *
+ * On the system clock, timers of one duration share one Node timer: a tool's timeout is started and
+ * cancelled at every call and almost never fires, and calls of one duration end in about the order they
+ * started, so a queue per duration (due times in start order, on the monotonic `performance.now()`)
+ * with a single `setTimeout` armed for its first live entry replaces a `Timeout` object per call. A
+ * queue with no live entry has no timer armed, so nothing keeps the process alive.
  */
+
 import type { Clock } from '../../util/index.js';
+import { systemClock } from '../../util/index.js';
 
 const cancelled = new Error('timer cancelled');
 
 export function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+  if (clock === systemClock) return queueTimer(ms, callback);
   if (clock.setTimer) return clock.setTimer(ms, callback);
   const controller = new AbortController();
   clock.sleep(ms, controller.signal).then(callback, () => undefined);
   return () => controller.abort(cancelled);
+}
+
+interface Entry {
+  at: number;
+  callback: (() => void) | undefined;
+}
+
+interface Queue {
+  ms: number;
+  entries: Entry[];
+  /** Index of the first entry not yet fired or skipped. */
+  head: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the armed timer fires. */
+  armedAt: number;
+}
+
+const queues = new Map<number, Queue>();
+
+function queueTimer(ms: number, callback: () => void): () => void {
+  let queue = queues.get(ms);
+  if (queue === undefined) {
+    queue = { ms, entries: [], head: 0, timer: undefined, armedAt: 0 };
+    queues.set(ms, queue);
+  }
+  const entry: Entry = { at: performance.now() + Math.max(0, ms), callback };
+  queue.entries.push(entry);
+  if (queue.timer === undefined) arm(queue, entry.at);
+  const owner = queue;
+  return () => {
+    if (entry.callback === undefined) return;
+    entry.callback = undefined;
+    skipCancelled(owner);
+  };
+}
+
+/** Drops cancelled entries at the front; with none left, the timer goes too. */
+function skipCancelled(queue: Queue): void {
+  const { entries } = queue;
+  while (queue.head < entries.length && (entries[queue.head] as Entry).callback === undefined) queue.head++;
+  if (queue.head === entries.length) {
+    entries.length = 0;
+    queue.head = 0;
+    if (queue.timer !== undefined) clearTimeout(queue.timer);
+    queue.timer = undefined;
+  } else if (queue.head > 1024 && queue.head * 2 > entries.length) {
+    entries.splice(0, queue.head);
+    queue.head = 0;
+  }
+}
+
+function arm(queue: Queue, at: number): void {
+  queue.armedAt = at;
+  queue.timer = setTimeout(() => fire(queue), Math.max(0, Math.ceil(at - performance.now())));
+}
+
+function fire(queue: Queue): void {
+  queue.timer = undefined;
+  const now = performance.now();
+  const { entries } = queue;
+  const due: (() => void)[] = [];
+  while (queue.head < entries.length) {
+    const entry = entries[queue.head] as Entry;
+    if (entry.callback !== undefined && entry.at > now) break;
+    if (entry.callback !== undefined) due.push(entry.callback);
+    entry.callback = undefined;
+    queue.head++;
+  }
+  skipCancelled(queue);
+  const next = entries[queue.head];
+  if (next !== undefined && queue.timer === undefined) arm(queue, next.at);
+  for (const callback of due) callback();
 }

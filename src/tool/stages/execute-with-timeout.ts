@@ -7,6 +7,7 @@ import {
   createLazyAbort,
   type LazyAbort,
 } from '../internal/lazy-abort-signal.js';
+import { onAbort } from '../internal/on-abort.js';
 import { startTimer } from '../internal/start-timer.js';
 import { isToolSuspension } from '../suspend-tool-call.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
@@ -43,8 +44,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
     stop = resolve;
   });
   const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => stop('timeout'));
-  const onOuterAbort = () => stop('cancelled');
-  outer?.addEventListener('abort', onOuterAbort, { once: true });
+  const stopWatching = outer ? onAbort(outer, () => stop('cancelled')) : undefined;
   try {
     let work: Promise<unknown>;
     try {
@@ -80,7 +80,7 @@ export const executeWithTimeout: ToolStage = async (state) => {
     return thrownResult(state, error);
   } finally {
     cancelTimer();
-    outer?.removeEventListener('abort', onOuterAbort);
+    stopWatching?.();
   }
 };
 
