@@ -21,7 +21,7 @@ import type {
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
-import type { StateStore } from '../spec/index.js';
+import type { JournalEntry, StateStore } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 
 /** The journal's tool name for recorded model answers. */
@@ -58,6 +58,13 @@ export interface RecordModelCallsOptions {
   redact: { text(text: string): string };
 }
 
+interface Lookup {
+  entry: JournalEntry | undefined;
+  answer: RecordedAnswer | undefined;
+}
+
+const nothingRecorded: Lookup = Object.freeze({ entry: undefined, answer: undefined });
+
 export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorder {
   const { store, threadId, turnId, clock, redact } = options;
   const inner = options.model;
@@ -71,8 +78,7 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     return { key: `${threadId}:${turnId}:model:${asker}:${n}`, callId: `${asker}#${n}` };
   };
 
-  const lookup = async (key: string, fingerprint: string) => {
-    if (options.fresh) return { entry: undefined, answer: undefined };
+  const lookup = async (key: string, fingerprint: string): Promise<Lookup> => {
     const entry = await store.readJournal(key);
     if (!entry?.result) return { entry, answer: undefined };
     try {
@@ -126,7 +132,8 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     async doGenerate(call) {
       const slot = next(call);
       const fingerprint = fingerprintOf(call);
-      const { entry, answer } = await lookup(slot.key, fingerprint);
+      // A fresh turn has nothing recorded: no lookup, and no await for it.
+      const { entry, answer } = options.fresh ? nothingRecorded : await lookup(slot.key, fingerprint);
       if (answer) return generateResultOf(answer);
       const result = await inner.doGenerate(call);
       await save(slot, entry !== undefined, {
@@ -140,7 +147,8 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     async doStream(call) {
       const slot = next(call);
       const fingerprint = fingerprintOf(call);
-      const { entry, answer } = await lookup(slot.key, fingerprint);
+      // A fresh turn has nothing recorded: no lookup, and no await for it.
+      const { entry, answer } = options.fresh ? nothingRecorded : await lookup(slot.key, fingerprint);
       if (answer) return { stream: streamOf(answer) };
       const result = await inner.doStream(call);
       const collected = collectStream();

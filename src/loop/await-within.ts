@@ -152,13 +152,12 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     settle(outcome);
   };
   let cancelWatch: (() => void) | undefined;
+  let onStop: (() => void) | undefined;
   if (watch) watch.begin(stop);
   else {
+    onStop = () => stop({ status: 'stopped', reason: 'user-stop', started: true });
     signal?.addEventListener('abort', onStop, { once: true });
     cancelWatch = watchDeadlines(clock, idleDeadline, wallDeadline, stop);
-  }
-  function onStop() {
-    stop({ status: 'stopped', reason: 'user-stop', started: true });
   }
   // The work starts in a microtask, as it always has: the caller gets its promise back first.
   Promise.resolve()
@@ -171,7 +170,7 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   if (watch) watch.waiter = undefined;
   else {
     cancelWatch?.();
-    signal?.removeEventListener('abort', onStop);
+    if (onStop) signal?.removeEventListener('abort', onStop);
   }
   if (outcome.status === 'stopped' && !workController.signal.aborted)
     workController.abort(new Error(`stopped: ${outcome.reason}`));
