@@ -29,9 +29,10 @@ export const gaps = {
     'agent around it (no routing, commits, telemetry or answer journal), already takes about 35 µs of wall time ' +
     'and 54 µs of CPU time per step at K = 10 with the memory store on a machine where the peer takes about 170 µs (`node ' +
     'probes/loop-alone.mjs 10 store` in `bench/`), above a quarter of the peer before the agent adds anything. Its ' +
-    'profile is flat (no function above 5 % but the garbage collector), and no single piece is the cost: replacing ' +
-    'the deadline watch of every model and tool call (an abort controller and a timer each) by a bare await changed ' +
-    'the figure by less than the run-to-run noise. To close it, the step itself has to be rebuilt with fewer layers ' +
+    'profile is flat (no function above 5 % but the garbage collector), and no single piece is the cost: a timer ' +
+    'and an abort listener per model call, tool batch and tool call (now one per run, and one Node timer per tool ' +
+    'timeout length, docs/decisions/0036) changed this figure by less than the run-to-run noise, though they ' +
+    'weighed on 1,000 concurrent sessions. To close it, the step itself has to be rebuilt with fewer layers ' +
     'and allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
     'of ~18 nested stages, the prompt kept as one append-only array; and around it, save the in-flight record with ' +
     'the first journal write instead of a commit of its own (one snapshot save per turn); keep the per-turn closures ' +
@@ -68,7 +69,10 @@ export const gaps = {
     "--cpu-prof`, the whole process) puts 27 % of flowstack's time in the garbage collector, against 10 % when sessions run one at a " +
     'time, because with 1,000 sessions interleaved almost every object of a session outlives a young-generation ' +
     'collection and is copied and promoted. The heap a session holds in flight (next target) is therefore what ' +
-    'sets this figure. To close it: the items of the memory target, then the per-turn items of the first target ' +
+    'sets this figure. Per-call timers and abort listeners were part of it: a timer and a listener per model call, ' +
+    'tool batch and tool call (each a Node `Timeout` and listener object kept while the call is in flight) became ' +
+    'one of each per run and one Node timer per tool timeout length (docs/decisions/0036), which raised steps per ' +
+    'CPU second by 10–20 % in interleaved before/after process pairs. To close it: the items of the memory target, then the per-turn items of the first target ' +
     '(one snapshot save per turn).',
   sessionsMemory:
     'A heap snapshot of flowstack sessions held in their third tool call shows about 44 KiB each (90 KiB before the ' +
@@ -77,7 +81,9 @@ export const gaps = {
     'and per pipeline stage that awaits the next, each a generator, a context and promises: ~8 KiB), ~70 closures ' +
     'and ~60 contexts made per turn (turn telemetry, the model-answer recorder, deadlines, the flow run), the ' +
     "thread's durable state that the memory store keeps in the heap (snapshot text, journal rows of the answers " +
-    'and calls so far, history and observation rows: several KiB; on SQLite or PostgreSQL it leaves the heap), and ' +
+    'and calls so far: at the third tool call 3.9 KB of JSON, the in-flight snapshot, one history row and six ' +
+    "journal rows, `node probes/store-in-flight.mjs`; on SQLite or PostgreSQL it leaves the heap), the turn's history and " +
+    'observation rows waiting for its commit, and ' +
     "the skill run's prompt and state. The peer holds its message list and little else. To close it: run the " +
     'pipeline as pre- and post-stages around one awaited execute (one frame per call instead of ~15); keep per-turn ' +
     'state in one record used by agent-level functions instead of per-turn closures; share the system prompt of a ' +
@@ -90,7 +96,10 @@ export const gaps = {
     'dry run ran once or twice but V8 has not optimized yet, and the SQLite statements and pages, which a dry run on ' +
     "a memory store does not touch. To close it: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) or " +
     'a V8 start-up snapshot of the loaded agent; or a longer dry run (more turns until the hot functions are ' +
-    'optimized) at the price of a slower start.',
+    'optimized) at the price of a slower start. Two things measured that are not the cause: a dry run on an ' +
+    'in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, four new ' +
+    "processes each, on a slow machine); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
+    'run has a model of its own), measured by calling a scripted model three times before the resume.',
   resumeWarm:
     "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
     'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +
