@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { systemClock } from '../../util/index.js';
 import { onAbort } from './on-abort.js';
 import { startTimer } from './start-timer.js';
@@ -49,6 +49,25 @@ describe('startTimer on the system clock', () => {
     await wait(70);
     expect(fired).toEqual(['later']);
     expect(laterAt - start).toBeGreaterThanOrEqual(39);
+  });
+});
+
+describe('startTimer under fake timers', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('fires when fake time reaches it, even with performance.now() left real', () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    const fired: string[] = [];
+    startTimer(systemClock, 30_000, () => fired.push('first'));
+    startTimer(systemClock, 60_000, () => fired.push('second'));
+    vi.advanceTimersByTime(29_000);
+    expect(fired).toEqual([]);
+    vi.advanceTimersByTime(1_000);
+    expect(fired).toEqual(['first']);
+    vi.advanceTimersByTime(30_000);
+    expect(fired).toEqual(['first', 'second']);
   });
 });
 

@@ -78,7 +78,9 @@ function arm(queue: Queue, at: number): void {
 
 function fire(queue: Queue): void {
   queue.timer = undefined;
-  const now = performance.now();
+  // The Node timer is the authority that its entry's time has come, as it was for a timer per call: under
+  // fake timers that fake `setTimeout` but not `performance.now()`, the entry it was armed for still fires.
+  const now = Math.max(performance.now(), queue.armedAt);
   const { entries } = queue;
   const due: (() => void)[] = [];
   while (queue.head < entries.length) {
