@@ -91,6 +91,8 @@ interface Scope {
 }
 
 const contentCap = 4_000;
+/** The span of everything below an unsampled turn: it records nothing, so one serves every turn. */
+const idleSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetry {
   const tracer = options.tracer ?? trace.getTracer('flowstack');
@@ -118,9 +120,8 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
   const scopes: Scope[] = [turn];
   // An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then.
   const recording = turnSpan.isRecording();
-  const idle = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
   const startChild = (name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span =>
-    recording ? tracer.startSpan(name, { kind, attributes: build() }, parent.context) : idle;
+    recording ? tracer.startSpan(name, { kind, attributes: build() }, parent.context) : idleSpan;
   const openCalls = new Set<ModelCallRecord>();
   let ended = false;
 
@@ -193,6 +194,9 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     mode: 'generate' | 'stream',
     model: LanguageModelV3,
   ) => {
+    // A call that no span records and no one listens to is not reported at all (its progress events
+    // included: a listener that arrives while it runs sees the calls that start after).
+    if (!recording && !wanted()) return undefined;
     const flowstack = (call.providerOptions?.flowstack ?? {}) as { phase?: unknown; flow?: unknown };
     const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
     const flow = typeof flowstack.flow === 'string' ? flowstack.flow : undefined;
@@ -271,7 +275,13 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     return record;
   };
 
-  async function observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
+  function observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
+    // Nothing to record and no one listening: the execution runs as it is, with no frame around it.
+    if (!recording && !wanted()) return settle(execute);
+    return observeToolCall(call, execute);
+  }
+
+  async function observeToolCall<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
     const { tool, input, callId } = call;
     const parent = innermost();
     const span = startChild(
@@ -376,6 +386,15 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
       turnSpan.end();
     },
   };
+}
+
+/** `run()` as a promise, whether it returns a value or a promise, rejects or throws. */
+function settle<T>(run: () => Promise<T> | T): Promise<T> {
+  try {
+    return Promise.resolve(run());
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 /** A tool's description as spans carry it: redacted once per tool and redactor, not at every call. */

@@ -5,6 +5,7 @@
 import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
+  LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
@@ -22,10 +23,11 @@ export interface ModelCallRecord {
   fail(error: unknown): void;
 }
 
+/** Returns `undefined` when nothing about this call will be reported: the call then runs unwrapped. */
 export type StartModelCall = (
   call: LanguageModelV3CallOptions,
   mode: 'generate' | 'stream',
-) => ModelCallRecord;
+) => ModelCallRecord | undefined;
 
 export function instrumentModel(model: LanguageModelV3, start: StartModelCall): LanguageModelV3 {
   return {
@@ -35,20 +37,17 @@ export function instrumentModel(model: LanguageModelV3, start: StartModelCall): 
     supportedUrls: model.supportedUrls,
     provider: model.provider,
     modelId: model.modelId,
-    async doGenerate(options) {
+    // Not async: a call nobody observes is the inner model's promise itself, with no frame around it
+    // that stays suspended while the model answers.
+    doGenerate(options) {
       const record = start(options, 'generate');
-      try {
-        const result = await model.doGenerate(options);
-        record.metadata({ id: result.response?.id, modelId: result.response?.modelId });
-        record.end({ finishReason: result.finishReason.unified, ...countUsage(result.usage) });
-        return result;
-      } catch (error) {
-        record.fail(error);
-        throw error;
-      }
+      return record
+        ? generateObserved(model, options, record)
+        : callUnobserved(() => model.doGenerate(options));
     },
     async doStream(options) {
       const record = start(options, 'stream');
+      if (!record) return callUnobserved(() => model.doStream(options));
       let result: Awaited<ReturnType<LanguageModelV3['doStream']>>;
       try {
         result = await model.doStream(options);
@@ -72,6 +71,31 @@ export function instrumentModel(model: LanguageModelV3, start: StartModelCall): 
       return { ...result, stream: result.stream.pipeThrough(observe) };
     },
   };
+}
+
+/** The call as a promise, whether the model rejects or throws before it returns one. */
+function callUnobserved<T>(call: () => PromiseLike<T>): Promise<T> {
+  try {
+    return Promise.resolve(call());
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function generateObserved(
+  model: LanguageModelV3,
+  options: LanguageModelV3CallOptions,
+  record: ModelCallRecord,
+): Promise<LanguageModelV3GenerateResult> {
+  try {
+    const result = await model.doGenerate(options);
+    record.metadata({ id: result.response?.id, modelId: result.response?.modelId });
+    record.end({ finishReason: result.finishReason.unified, ...countUsage(result.usage) });
+    return result;
+  } catch (error) {
+    record.fail(error);
+    throw error;
+  }
 }
 
 function countUsage(usage: LanguageModelV3Usage): { inputTokens: number; outputTokens: number } {
