@@ -29,6 +29,7 @@ export async function closeInterruptedTurn(options: {
     failed: true,
     suspended: false,
     clock,
+    lease: undefined,
   };
   const unknown = await unfinishedCalls(store, turn.threadId, interrupted.turnId);
   const { turn: _closed, ...extensions } = turn.snapshot.extensions;

@@ -12,6 +12,8 @@ export async function commitTurn(
   store: StateStore,
   bus: ObservationBus,
 ): Promise<{ version: number; observations: Observation[] }> {
+  // Another process holds the thread now: what this turn did is not written over what that one does.
+  if (turn.lease?.stopped) throw turn.lease.reason;
   turn.beforeCommit?.();
   turn.snapshot.historySeq += turn.history.length;
   const commit = await store.commit({

@@ -32,7 +32,7 @@ import {
   createModelSimulator,
   createToolSet,
 } from '../tool/index.js';
-import { randomIdGenerator, systemClock } from '../util/index.js';
+import { randomIdGenerator, type StopSource, systemClock } from '../util/index.js';
 import type {
   Agent,
   AgentOptions,
@@ -69,6 +69,9 @@ import { createThreadLease } from './thread-lease.js';
 import { describeAnswer, listSuspensions, openSuspensions, recordAnswer } from './thread-suspensions.js';
 import { observe, record, type TurnState } from './turn-state.js';
 import { warmUpProcess } from './warm-up.js';
+
+/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
+type LeasedSend = SendOptions & { lease: StopSource };
 
 const defaultPersona =
   'You are a careful assistant. Use the tools you are given; never invent their results.';
@@ -143,8 +146,8 @@ export function createAgent(options: AgentOptions): Agent {
     // Someone else's thread is refused before its lease is touched, so a stranger cannot make the
     // owner's turn wait; the owner is checked again under the lease.
     if (sendOptions.principal !== undefined) await loadOwnedThread(threadId, sendOptions.principal);
-    return holdLease(threadId, sendOptions.signal, async (signal) => {
-      const leased = Object.assign({}, sendOptions, { signal });
+    return holdLease(threadId, async (lease) => {
+      const leased: LeasedSend = Object.assign({}, sendOptions, { lease });
       let loaded = await loadOwnedThread(threadId, sendOptions.principal);
       const answered = requestId !== undefined ? findRequest(loaded.snapshot, requestId) : undefined;
       if (answered) return repeatedResult(threadId, answered, loaded.snapshot);
@@ -167,7 +170,7 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   async function runTurn(
-    sendOptions: SendOptions,
+    sendOptions: LeasedSend,
     loaded: LoadedThread,
     input: TurnInput,
   ): Promise<TurnResult> {
@@ -196,13 +199,13 @@ export function createAgent(options: AgentOptions): Agent {
   }
 
   async function runTurnSteps(
-    sendOptions: SendOptions,
+    sendOptions: LeasedSend,
     loaded: LoadedThread,
     turnId: string,
     telemetry: TurnTelemetry,
     input: TurnInput,
   ): Promise<TurnResult> {
-    const { threadId, signal } = sendOptions;
+    const { threadId, signal, lease } = sendOptions;
     const turn: TurnState = {
       threadId,
       turnId,
@@ -215,6 +218,7 @@ export function createAgent(options: AgentOptions): Agent {
       failed: false,
       suspended: false,
       clock,
+      lease,
     };
     const interrupted = 'interrupted' in input ? input.interrupted : undefined;
     const text =
@@ -391,11 +395,17 @@ export function createAgent(options: AgentOptions): Agent {
   async function resume(resumeOptions: ResumeOptions): Promise<TurnResult> {
     const { threadId } = resumeOptions;
     if (resumeOptions.principal !== undefined) await loadOwnedThread(threadId, resumeOptions.principal);
-    return holdLease(threadId, resumeOptions.signal, async (signal) => {
+    return holdLease(threadId, async (lease) => {
       let loaded = await loadOwnedThread(threadId, resumeOptions.principal);
       if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
       const interrupted = interruptedTurnOf(loaded.snapshot);
-      const leased = { threadId, text: '', signal, ...principalOf(resumeOptions) };
+      const leased: LeasedSend = {
+        threadId,
+        text: '',
+        lease,
+        ...(resumeOptions.signal ? { signal: resumeOptions.signal } : {}),
+        ...principalOf(resumeOptions),
+      };
       // An answer whose turn died on the way is carried on; any other interrupted turn is closed first.
       if (interrupted?.answers !== undefined) {
         const replayed = await runTurn(leased, loaded, { interrupted });
@@ -507,7 +517,7 @@ export function createAgent(options: AgentOptions): Agent {
    */
   async function rollback(rollbackOptions: RollbackOptions): Promise<RollbackReport> {
     const { threadId } = rollbackOptions;
-    return holdLease(threadId, undefined, async () => {
+    return holdLease(threadId, async (lease) => {
       const loaded = await loadOwnedThread(threadId, rollbackOptions.principal);
       if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
       const report = await rollbackFiles(files, { ...rollbackOptions, now: () => clock.now() });
@@ -522,6 +532,7 @@ export function createAgent(options: AgentOptions): Agent {
         failed: false,
         suspended: false,
         clock,
+        lease,
       };
       observe(turn, 'file-rollback', {
         ...report,

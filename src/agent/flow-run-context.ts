@@ -72,6 +72,7 @@ export function executionOptions(
     ...(options.skillLoop ? { limits: options.skillLoop } : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.turn.lease ? { stop: options.turn.lease } : {}),
   };
 }
 

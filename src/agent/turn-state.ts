@@ -13,7 +13,7 @@ import type {
   ObservationType,
   ThreadSnapshot,
 } from '../spec/index.js';
-import type { Clock } from '../util/index.js';
+import type { Clock, StopSource } from '../util/index.js';
 
 export interface TurnState {
   threadId: string;
@@ -27,6 +27,8 @@ export interface TurnState {
   failed: boolean;
   suspended: boolean;
   clock: Clock;
+  /** The thread's lease the turn holds: once it is lost to another process, the turn's commits are refused. */
+  lease: StopSource | undefined;
   /** The dialogue state when the turn began, for the turn's diff. */
   dialogueStart?: DialogueState;
   /** The dialogue state at the last diff note. */

@@ -4,7 +4,7 @@
  * or a stop wins, the work's signal is aborted and the loop moves on without it: a tool that never
  * resolves cannot hang a skill.
  */
-import type { Clock } from '../util/index.js';
+import type { Clock, StopSource } from '../util/index.js';
 
 export type StopReason = 'idle' | 'wall-time' | 'user-stop';
 
@@ -21,6 +21,8 @@ export interface WithinDeadlines {
   wallDeadline: number;
   /** The user's stop. */
   signal?: AbortSignal | undefined;
+  /** A stop told by callback, which works as `signal` does (a lost thread lease). */
+  stop?: StopSource | undefined;
 }
 
 export type AwaitWithinOptions<T> = (WithinDeadlines | { watch: WithinWatch }) & {
@@ -62,13 +64,18 @@ export function createWithinWatch(options: {
   idleDeadline: () => number;
   wallDeadline: number;
   signal?: AbortSignal;
+  stop?: StopSource;
 }): WithinWatch {
-  const { clock, signal, wallDeadline } = options;
+  const { clock, signal, stop, wallDeadline } = options;
   let armedAt = Number.POSITIVE_INFINITY;
   let cancel: (() => void) | undefined;
   let listening = false;
+  let unwatchStop: (() => void) | undefined;
   const onAbort = () => {
     listening = false;
+    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
+  };
+  const onStopped = () => {
     watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
   };
   const fire = () => {
@@ -97,6 +104,7 @@ export function createWithinWatch(options: {
   const watch: WatchState = {
     clock,
     signal,
+    stop,
     wallDeadline,
     idleDeadline: options.idleDeadline,
     closed: false,
@@ -107,6 +115,7 @@ export function createWithinWatch(options: {
         listening = true;
         signal.addEventListener('abort', onAbort, { once: true });
       }
+      if (stop && !unwatchStop) unwatchStop = stop.onStop(onStopped);
       const at = Math.min(options.idleDeadline(), wallDeadline);
       if (at < armedAt) arm(at, clock.now());
     },
@@ -117,6 +126,8 @@ export function createWithinWatch(options: {
       cancel = undefined;
       if (listening) signal?.removeEventListener('abort', onAbort);
       listening = false;
+      unwatchStop?.();
+      unwatchStop = undefined;
     },
   };
   return watch;
@@ -130,11 +141,17 @@ export function createWithinWatch(options: {
  */
 export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
   const shared = 'watch' in options ? (options.watch as WatchState) : undefined;
-  const { clock, signal, idleDeadline, wallDeadline }: WithinDeadlines =
-    shared ?? (options as WithinDeadlines);
+  const {
+    clock,
+    signal,
+    stop: stopSource,
+    idleDeadline,
+    wallDeadline,
+  }: WithinDeadlines = shared ?? (options as WithinDeadlines);
   // A closed watch (its run ended, yet a call came after) no longer watches: the call watches for itself.
   const watch = shared?.closed === false ? shared : undefined;
-  if (signal?.aborted) return { status: 'stopped', reason: 'user-stop', started: false };
+  if (signal?.aborted || stopSource?.stopped)
+    return { status: 'stopped', reason: 'user-stop', started: false };
   const before = clock.now();
   if (before >= Math.min(idleDeadline(), wallDeadline))
     return {
@@ -148,15 +165,18 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     settle = resolve;
   });
   const stop = (outcome: Stopped) => {
-    if (outcome.reason === 'user-stop') workController.abort(signal?.reason);
+    if (outcome.reason === 'user-stop')
+      workController.abort(signal?.aborted ? signal.reason : stopSource?.reason);
     settle(outcome);
   };
   let cancelWatch: (() => void) | undefined;
   let onStop: (() => void) | undefined;
+  let unwatchStop: (() => void) | undefined;
   if (watch) watch.begin(stop);
   else {
     onStop = () => stop({ status: 'stopped', reason: 'user-stop', started: true });
     signal?.addEventListener('abort', onStop, { once: true });
+    unwatchStop = stopSource?.onStop(onStop);
     cancelWatch = watchDeadlines(clock, idleDeadline, wallDeadline, stop);
   }
   // The work starts in a microtask, as it always has: the caller gets its promise back first.
@@ -171,10 +191,11 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   else {
     cancelWatch?.();
     if (onStop) signal?.removeEventListener('abort', onStop);
+    unwatchStop?.();
   }
   if (outcome.status === 'stopped' && !workController.signal.aborted)
     workController.abort(new Error(`stopped: ${outcome.reason}`));
-  if (outcome.status === 'failed' && signal?.aborted)
+  if (outcome.status === 'failed' && (signal?.aborted || stopSource?.stopped))
     return { status: 'stopped', reason: 'user-stop', started: true };
   return outcome;
 }

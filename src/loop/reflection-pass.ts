@@ -32,6 +32,7 @@ export async function evaluateCandidate(run: SkillRun, candidate: unknown): Prom
     clock: run.clock,
     ...deadlines(run),
     ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.stop ? { stop: run.stop } : {}),
     work: (signal) =>
       invokeModel({
         model: run.model,

@@ -8,7 +8,7 @@
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { SkillOutcome, ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { type ToolBatchContext, type ToolSet, taintFromTranscript } from '../tool/index.js';
-import { type Clock, type IdGenerator, randomIdGenerator } from '../util/index.js';
+import { type Clock, type IdGenerator, randomIdGenerator, type StopSource } from '../util/index.js';
 import type { StopReason } from './await-within.js';
 import { backtrackPhase } from './backtrack-phase.js';
 import { type ModelResponse, toModelError } from './call-model.js';
@@ -55,6 +55,12 @@ export interface RunSkillLoopOptions {
   stream?: boolean;
   /** The user's stop: the run suspends with `user-stop`, in-flight work is aborted. */
   signal?: AbortSignal;
+  /**
+   * A stop that works as `signal` does, told by callback instead (the agent's: its lease on the thread
+   * was lost to another process). Each `AbortSignal` costs Node 20 hidden classes of its own, so a stop
+   * that is rarely used is not one (docs/decisions/0037).
+   */
+  stop?: StopSource;
   /** Polled between phases: the user pressed stop or said they want to stop. */
   stopRequested?: () => boolean;
   /** Defaults to the batch's clock. */
@@ -150,6 +156,7 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     parentId: options.parentId,
     stream: options.stream === true,
     signal: options.signal,
+    stop: options.stop,
     stopRequested: options.stopRequested,
     clock,
     limits,

@@ -24,7 +24,7 @@ import { type HistoryMessage, writeScratchpad } from '../memory/index.js';
 import type { CreatedFrame } from '../respond/index.js';
 import type { FlowInstance, PendingQuestion, ScratchpadEntry, SkillOutcome } from '../spec/index.js';
 import { approveConfirmedCalls, createToolSet, type ToolBatchContext, type ToolSet } from '../tool/index.js';
-import { stableHash } from '../util/index.js';
+import { type StopSource, stableHash } from '../util/index.js';
 import { declareAmbiguity } from './ambiguity-handler.js';
 import { type CheckProblem, checkFlow, checkSlots } from './check-flow.js';
 import { sharedComponentTools } from './component-tools.js';
@@ -99,6 +99,8 @@ export interface ExecuteFlowOptions {
   resume?: RunSkillLoopOptions['resume'];
   stream?: boolean;
   signal?: AbortSignal;
+  /** Ends the skill run as the user's stop does, when the caller asks (the agent: its thread lease was lost). */
+  stop?: StopSource;
 }
 
 export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExecution> {
@@ -210,6 +212,7 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
       : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stop ? { stop: options.stop } : {}),
   });
   const after: ExecutionBase = Object.assign({}, base, {
     scratchpad: workspace.scratchpad,

@@ -3,3 +3,4 @@ export { cloneData } from './clone-data.js';
 export { flatString } from './flat-string.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
+export { createStopController, type StopController, type StopSource } from './stop-source.js';

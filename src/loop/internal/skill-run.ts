@@ -11,7 +11,7 @@ import type {
 } from '@ai-sdk/provider';
 import type { ToolCallRequest } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
-import type { Clock, IdGenerator } from '../../util/index.js';
+import type { Clock, IdGenerator, StopSource } from '../../util/index.js';
 import { createWithinWatch, type WithinWatch } from '../await-within.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
 import type { SkillLoopLimits } from '../skill-loop-limits.js';
@@ -36,6 +36,8 @@ export interface SkillRun {
   parentId: string | undefined;
   stream: boolean;
   signal: AbortSignal | undefined;
+  /** A stop told by callback, which ends the run as `signal` does (see `RunSkillLoopOptions.stop`). */
+  stop: StopSource | undefined;
   stopRequested: (() => boolean) | undefined;
   clock: Clock;
   limits: SkillLoopLimits;
@@ -103,13 +105,14 @@ export function watchOf(run: SkillRun): WithinWatch {
     idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
     wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
     ...(run.signal ? { signal: run.signal } : {}),
+    ...(run.stop ? { stop: run.stop } : {}),
   });
   return run.watch;
 }
 
-/** The user asked to stop: the signal aborted or the stop flag is up. */
+/** The user asked to stop: the signal aborted, the stop was asked for, or the stop flag is up. */
 export function isStopRequested(run: SkillRun): boolean {
-  if (run.signal?.aborted) return true;
+  if (run.signal?.aborted || run.stop?.stopped) return true;
   try {
     return run.stopRequested?.() === true;
   } catch {
