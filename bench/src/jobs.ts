@@ -43,7 +43,12 @@ export interface SessionsJob extends JobBase {
   scenario: 'sessions';
   sessions: number;
   steps: number;
+  /** Warm-up: rounds of the same size, at most `warmupRounds`, and no more once `warmupMaxMs` has passed (at least one). */
+  warmupRounds: number;
+  warmupMaxMs: number;
+  /** Measured rounds: at most `rounds`, and no more once `measureMaxMs` has passed (at least one). */
   rounds: number;
+  measureMaxMs: number;
   /** Also run the round that measures the heap per in-flight session. */
   measureMemory: boolean;
 }
@@ -103,6 +108,10 @@ export interface SessionsReport extends ProcessFacts {
   stepsPerSecond: number[];
   /** Steps per second of the process's CPU time (user + system), per round. */
   stepsPerCpuSecond: number[];
+  /** The same for the process's first round (the first of the warm-up), for comparison. */
+  firstRoundStepsPerCpuSecond: number;
+  /** Rounds run before measuring. */
+  warmupRounds: number;
   /** Present when the job measured memory. */
   heapPerSessionBytes?: number;
 }

@@ -30,7 +30,18 @@ export interface BenchPlan {
   maxMsPerProcess: number;
   parallelRuns: number;
   /** `memoryRuns`: how many of the runs also measure the heap per in-flight session (it varies little). */
-  sessions: { count: number; steps: number; runs: number; rounds: number; memoryRuns: number };
+  sessions: {
+    count: number;
+    steps: number;
+    runs: number;
+    /** Warm-up rounds per process: at most this many, none more after `warmupMaxMs` (at least one). */
+    warmupRounds: number;
+    warmupMaxMs: number;
+    /** Measured rounds per process: at most this many, none more after `measureMaxMs` (at least one). */
+    rounds: number;
+    measureMaxMs: number;
+    memoryRuns: number;
+  };
   resume: { steps: number; runs: number; warmSessions: number };
 }
 
@@ -78,7 +89,16 @@ export function createPlan(options: {
     iterations: (k) => (k >= 100 ? 30 : 80),
     maxMsPerProcess: quick ? 1_000 : 1_500,
     parallelRuns: quick ? 1 : 2,
-    sessions: { count: quick ? 200 : 1_000, steps: 5, runs: quick ? 1 : 3, rounds: 1, memoryRuns: 1 },
+    sessions: {
+      count: quick ? 200 : 1_000,
+      steps: 5,
+      runs: quick ? 1 : 3,
+      warmupRounds: quick ? 1 : 3,
+      warmupMaxMs: 5_000,
+      rounds: quick ? 1 : 3,
+      measureMaxMs: 5_000,
+      memoryRuns: 1,
+    },
     resume: { steps: 50, runs, warmSessions: 20 },
   };
 }

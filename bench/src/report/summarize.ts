@@ -68,6 +68,11 @@ export function parallelRow(
 export interface SessionsRow {
   stepsPerSecond: number[];
   stepsPerCpuSecond: number[];
+  /** The first round of each process (the first of its warm-up), per process. */
+  firstRoundStepsPerCpuSecond: number[];
+  /** Warm-up rounds and measured rounds, per process. */
+  warmupRounds: number[];
+  measuredRounds: number[];
   heapPerSession: number[];
   rss: number[];
 }
@@ -78,6 +83,9 @@ export function sessionsRow(collected: Collected, framework: FrameworkId): Sessi
   return {
     stepsPerSecond: reports.map((r) => median(r.stepsPerSecond)),
     stepsPerCpuSecond: reports.map((r) => median(r.stepsPerCpuSecond)),
+    firstRoundStepsPerCpuSecond: reports.map((r) => r.firstRoundStepsPerCpuSecond),
+    warmupRounds: reports.map((r) => r.warmupRounds),
+    measuredRounds: reports.map((r) => r.stepsPerCpuSecond.length),
     heapPerSession: reports.flatMap((r) =>
       r.heapPerSessionBytes === undefined ? [] : [r.heapPerSessionBytes],
     ),

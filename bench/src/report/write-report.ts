@@ -321,7 +321,7 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
   for (const framework of ['flowstack', ...peers] as FrameworkId[]) {
     const row = sessionsRow(collected, framework);
     if (!row) {
-      rows.push([labels[framework], 'failed', '', '', '', '', '']);
+      rows.push([labels[framework], 'failed', '', '', '', '', '', '', '']);
       continue;
     }
     const isBase = framework === 'flowstack' || !base;
@@ -330,6 +330,9 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
       spread(row.stepsPerCpuSecond, count),
       spread(row.stepsPerSecond, count),
       isBase ? '' : ratio(mid(base.stepsPerCpuSecond) / mid(row.stepsPerCpuSecond)),
+      spread(row.firstRoundStepsPerCpuSecond, count),
+      isBase ? '' : ratio(mid(base.firstRoundStepsPerCpuSecond) / mid(row.firstRoundStepsPerCpuSecond)),
+      `${roundsText(row.warmupRounds)} + ${roundsText(row.measuredRounds)}`,
       spread(row.heapPerSession, bytes),
       isBase ? '' : ratio(mid(row.heapPerSession) / mid(base.heapPerSession)),
       bytes(mid(row.rss)),
@@ -338,8 +341,11 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
   return [
     `## 4. ${count(plan.sessions.count)} concurrent sessions of ${plan.sessions.steps} steps`,
     '',
-    `${count(plan.sessions.count)} sessions (each ${plan.sessions.steps - 1} tool steps and an answer) are started at once on one agent, in memory, after a warm-up round of the same size (the first round of ` +
-      'so many concurrent sessions also grows the heap and its young generation, which made it slower than the next for most frameworks). ' +
+    `${count(plan.sessions.count)} sessions (each ${plan.sessions.steps - 1} tool steps and an answer) are started at once on one agent, in memory. ` +
+      `Each process first runs warm-up rounds of the same size — up to ${plan.sessions.warmupRounds}, none more once ${plan.sessions.warmupMaxMs / 1000} s have passed — then measures up to ${plan.sessions.rounds} rounds (none more after ${plan.sessions.measureMaxMs / 1000} s) and takes their median: ` +
+      'the first rounds of so many concurrent sessions also grow the heap and its young generation while the JIT is still at work, and every framework ' +
+      'gained from round to round until about the fourth, so a framework whose round takes a second is measured near its steady state, and one whose round ' +
+      'takes many seconds after one warm-up round (the "rounds" column says how many ran). The first round of each process is shown beside it for comparison. ' +
       'Steps per second = model calls completed ÷ time, by the CPU time of the process (compared) and by wall time. ' +
       `Heap per in-flight session (measured in the first ${plan.sessions.memoryRuns === 1 ? 'run' : `${plan.sessions.memoryRuns} runs`}): a second round holds every ` +
       "session inside its third tool call; when all are there, the mocks' call logs are dropped, the heap is " +
@@ -351,6 +357,9 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
         'steps per CPU second: median (range)',
         'steps per wall second',
         'flowstack advantage (CPU)',
+        'first round of the process: steps per CPU second',
+        'flowstack advantage (first round)',
+        'rounds: warm-up + measured',
         'heap per in-flight session',
         'flowstack advantage',
         'peak RSS',
@@ -358,6 +367,14 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
       rows,
     ),
   ].join('\n');
+}
+
+/** "3" when every process ran the same number of rounds, else the range ("1–3"). */
+function roundsText(rounds: number[]): string {
+  if (rounds.length === 0) return '?';
+  const low = Math.min(...rounds);
+  const high = Math.max(...rounds);
+  return low === high ? String(low) : `${low}–${high}`;
 }
 
 function renderResume(collected: Collected, plan: BenchPlan): string {
@@ -582,7 +599,7 @@ function evaluateTargets(collected: Collected): TargetResult[] {
     target: "concurrent sessions: ≥ 2× the fastest peer's steps per second",
     measured:
       sessions && fastestSessions
-        ? `steps per CPU second: flowstack ${count(mid(sessions.stepsPerCpuSecond))} vs ${labels[fastestSessions.p]} ${count(mid(fastestSessions.row?.stepsPerCpuSecond))}: ${ratio(throughput)} (wall: ${count(mid(sessions.stepsPerSecond))} vs ${count(mid(fastestSessions.row?.stepsPerSecond))})`
+        ? `steps per CPU second after warm-up: flowstack ${count(mid(sessions.stepsPerCpuSecond))} vs ${labels[fastestSessions.p]} ${count(mid(fastestSessions.row?.stepsPerCpuSecond))}: ${ratio(throughput)} (wall: ${count(mid(sessions.stepsPerSecond))} vs ${count(mid(fastestSessions.row?.stepsPerSecond))}; in the first round of a process: ${count(mid(sessions.firstRoundStepsPerCpuSecond))} vs ${count(mid(fastestSessions.row?.firstRoundStepsPerCpuSecond))}, ${ratio(mid(sessions.firstRoundStepsPerCpuSecond) / mid(fastestSessions.row?.firstRoundStepsPerCpuSecond))})`
         : 'not measured',
     met: Number.isFinite(throughput) ? throughput >= 2 : undefined,
     gap: gaps.sessionsThroughput,

@@ -23,20 +23,38 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     agent.clearMockLog();
   };
 
-  // Warm-up at full size: the first round of this many concurrent sessions also grows the heap and its young
-  // generation; it ran 5–40 % slower than the next for most frameworks tried (the AI SDK in two of three tries).
-  await runRound(job.sessions);
-  const stepsPerSecond: number[] = [];
-  const stepsPerCpuSecond: number[] = [];
-  for (let r = 0; r < job.rounds; r++) {
+  const measureRound = async () => {
     collectGarbage();
     const cpuStart = process.cpuUsage();
     const start = now();
     await runRound(job.sessions);
     const cpu = process.cpuUsage(cpuStart);
-    stepsPerSecond.push((job.sessions * job.steps) / ((now() - start) / 1000));
-    stepsPerCpuSecond.push((job.sessions * job.steps) / ((cpu.user + cpu.system) / 1e6));
+    return {
+      wall: (job.sessions * job.steps) / ((now() - start) / 1000),
+      cpu: (job.sessions * job.steps) / ((cpu.user + cpu.system) / 1e6),
+    };
+  };
+
+  // Warm-up at full size: the first rounds of this many concurrent sessions also grow the heap and its young
+  // generation, and the JIT is still at work; every framework tried ran its first round 5–40 % slower than
+  // its second, and went on gaining until about the fourth (the bench's README). Rounds are run until
+  // `warmupRounds` or `warmupMaxMs`, whichever comes first, so a framework whose round takes many seconds
+  // is not warmed for minutes.
+  const warmupStart = now();
+  const first = await measureRound();
+  let warmupRounds = 1;
+  while (warmupRounds < job.warmupRounds && now() - warmupStart < job.warmupMaxMs) {
+    await runRound(job.sessions);
+    warmupRounds++;
   }
+  const stepsPerSecond: number[] = [];
+  const stepsPerCpuSecond: number[] = [];
+  const measureStart = now();
+  do {
+    const round = await measureRound();
+    stepsPerSecond.push(round.wall);
+    stepsPerCpuSecond.push(round.cpu);
+  } while (stepsPerSecond.length < job.rounds && now() - measureStart < job.measureMaxMs);
 
   const heapPerSessionBytes = job.measureMemory ? await measureInFlightHeap(agent, job, request) : undefined;
   const persistence = await agent.describePersistence();
@@ -45,6 +63,8 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     scenario: 'sessions',
     stepsPerSecond,
     stepsPerCpuSecond,
+    firstRoundStepsPerCpuSecond: first.cpu,
+    warmupRounds,
     ...(heapPerSessionBytes === undefined ? {} : { heapPerSessionBytes }),
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     persistence,
