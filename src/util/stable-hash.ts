@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 
-/** JSON with object keys sorted, so that equal values give equal text whatever their key order. */
+/**
+ * JSON with object keys sorted, so that equal values give equal text whatever their key order. A value
+ * whose objects already have their keys in order (most tool arguments) is written as it is, without a
+ * sorted copy of every object and a replacer call for every value.
+ */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(value, (_key, v: unknown) => {
-    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-    const sorted: Record<string, unknown> = {};
-    for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
-    return sorted;
-  });
+  return isCanonical(value, 0) ? JSON.stringify(value) : JSON.stringify(value, sortKeys);
 }
 
 /** A short SHA-256 of a value's canonical JSON; binds approvals and journal rows to exact arguments. */
@@ -16,4 +15,35 @@ export function stableHash(value: unknown): string {
     .update(canonicalJson(value) ?? 'undefined')
     .digest('hex')
     .slice(0, 32);
+}
+
+function sortKeys(_key: string, v: unknown): unknown {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+  const sorted: Record<string, unknown> = {};
+  for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
+  return sorted;
+}
+
+/** Deeper than this, the value takes the sorting path (which has no recursion of its own to bound). */
+const maxCheckedDepth = 32;
+
+/**
+ * Whether `JSON.stringify` alone already writes `value` canonically: every object's own keys in sorted
+ * order, and nothing with a `toJSON` (whose result the sorting path sorts, and this one would not).
+ */
+function isCanonical(value: unknown, depth: number): boolean {
+  if (value === null || typeof value !== 'object') return true;
+  if (depth > maxCheckedDepth) return false;
+  if (Array.isArray(value)) {
+    for (const item of value) if (!isCanonical(item, depth + 1)) return false;
+    return true;
+  }
+  if (typeof (value as { toJSON?: unknown }).toJSON === 'function') return false;
+  const keys = Object.keys(value);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i] as string;
+    if (i > 0 && (keys[i - 1] as string) > key) return false;
+    if (!isCanonical((value as Record<string, unknown>)[key], depth + 1)) return false;
+  }
+  return true;
 }
