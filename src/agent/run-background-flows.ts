@@ -19,7 +19,23 @@ export interface BackgroundRunner {
   settle(): Promise<void>;
 }
 
+/**
+ * The runner of a turn's background flows, made when the first one shows up: most turns have none, and
+ * a turn's runner (its maps and closures) lives as long as the turn does.
+ */
 export function createBackgroundRunner(options: RunFlowsOptions): BackgroundRunner {
+  let runner: BackgroundRunner | undefined;
+  return {
+    start() {
+      if (runner === undefined && (options.turn.snapshot.background ?? []).length === 0) return;
+      runner ??= startBackgroundRunner(options);
+      runner.start();
+    },
+    settle: () => (runner ? runner.settle() : Promise.resolve()),
+  };
+}
+
+function startBackgroundRunner(options: RunFlowsOptions): BackgroundRunner {
   const { turn } = options;
   const snapshot = turn.snapshot;
   const running = new Map<string, Promise<void>>();

@@ -95,113 +95,212 @@ const contentCap = 4_000;
 const idleSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
 
 export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetry {
-  const tracer = options.tracer ?? trace.getTracer('flowstack');
-  const { redact, threadId, turnId } = options;
-  const attributes: Attributes = {
-    [genAi.operationName]: genAiOperation.invokeAgent,
-    [genAi.agentName]: options.agentName,
-    [genAi.conversationId]: threadId,
-    [fs.turnId]: turnId,
-  };
-  if (options.principal !== undefined) attributes[fs.principal] = options.principal;
-  const parentContext = options.parent ?? context.active();
-  const turnSpan = tracer.startSpan(
-    `${genAiOperation.invokeAgent} ${options.agentName}`,
-    { kind: SpanKind.INTERNAL, attributes },
-    parentContext,
-  );
-  const turn: Scope = {
-    kind: 'turn',
-    id: turnId,
-    name: options.agentName,
-    span: turnSpan,
-    context: trace.setSpan(parentContext, turnSpan),
-  };
-  const scopes: Scope[] = [turn];
-  // An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then.
-  const recording = turnSpan.isRecording();
-  const startChild = (name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span =>
-    recording ? tracer.startSpan(name, { kind, attributes: build() }, parent.context) : idleSpan;
-  const openCalls = new Set<ModelCallRecord>();
-  let ended = false;
+  return new TurnTelemetryRecorder(options);
+}
 
-  const innermost = (flowName?: string): Scope => {
+/**
+ * One turn's telemetry. A class, not a closure per helper: a turn's telemetry lives as long as the turn,
+ * and with many turns in flight its twenty closures and their context were a measurable part of each
+ * turn's heap (docs/decisions/0037). `observeTool` is bound once, since callers hand it on detached.
+ */
+class TurnTelemetryRecorder implements TurnTelemetry {
+  readonly observeTool: TurnTelemetry['observeTool'];
+  private readonly options: TurnTelemetryOptions;
+  private readonly tracer: Tracer;
+  private readonly turn: Scope;
+  private readonly scopes: Scope[];
+  /** An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then. */
+  private readonly recording: boolean;
+  private readonly openCalls = new Set<ModelCallRecord>();
+  private readonly scopeHandles = new Map<Scope, TelemetryScope>();
+  private ended = false;
+
+  constructor(options: TurnTelemetryOptions) {
+    this.options = options;
+    this.tracer = options.tracer ?? trace.getTracer('flowstack');
+    const attributes: Attributes = {
+      [genAi.operationName]: genAiOperation.invokeAgent,
+      [genAi.agentName]: options.agentName,
+      [genAi.conversationId]: options.threadId,
+      [fs.turnId]: options.turnId,
+    };
+    if (options.principal !== undefined) attributes[fs.principal] = options.principal;
+    const parentContext = options.parent ?? context.active();
+    const turnSpan = this.tracer.startSpan(
+      `${genAiOperation.invokeAgent} ${options.agentName}`,
+      { kind: SpanKind.INTERNAL, attributes },
+      parentContext,
+    );
+    this.turn = {
+      kind: 'turn',
+      id: options.turnId,
+      name: options.agentName,
+      span: turnSpan,
+      context: trace.setSpan(parentContext, turnSpan),
+    };
+    this.scopes = [this.turn];
+    this.recording = turnSpan.isRecording();
+    this.observeTool = (call, execute) =>
+      // Nothing to record and no one listening: the execution runs as it is, with no frame around it.
+      !this.recording && !this.wanted() ? settle(execute) : this.observeToolCall(call, execute);
+  }
+
+  wrapModel(model: LanguageModelV3): LanguageModelV3 {
+    return instrumentModel(model, (call, mode) => this.startModelCall(call, mode, model));
+  }
+
+  wrapTool<T extends InstrumentableTool>(tool: T): T {
+    const execute = tool.execute.bind(tool);
+    const wrapped = (input: unknown, callContext: { callId: string }) =>
+      this.observeTool({ tool, input, callId: callContext.callId }, () => execute(input, callContext));
+    return { ...tool, execute: wrapped };
+  }
+
+  startFlow(flow: { id: string; name: string }): TelemetryScope {
+    return this.openScope(
+      'flow',
+      flow.id,
+      flow.name,
+      `${genAiOperation.invokeWorkflow} ${flow.name}`,
+      {
+        [genAi.operationName]: genAiOperation.invokeWorkflow,
+        [genAi.workflowName]: flow.name,
+        [genAi.conversationId]: this.options.threadId,
+        [fs.flowName]: flow.name,
+        [fs.flowId]: flow.id,
+      },
+      fs.flowOutcome,
+    );
+  }
+
+  startPlanItem(item: { id: string; description: string; planId?: string }): TelemetryScope {
+    const spanAttributes: Attributes = {
+      [fs.planItemId]: item.id,
+      [fs.planItemDescription]: this.options.redact.text(item.description),
+      [genAi.conversationId]: this.options.threadId,
+    };
+    if (item.planId !== undefined) spanAttributes[fs.planId] = item.planId;
+    return this.openScope(
+      'plan-item',
+      item.id,
+      item.description,
+      `plan_item ${item.id}`,
+      spanAttributes,
+      fs.planItemStatus,
+    );
+  }
+
+  end(result: { status: string; error?: unknown }): void {
+    if (this.ended) return;
+    this.ended = true;
+    for (const record of [...this.openCalls])
+      record.fail(new Error('The turn ended before the model call did.'));
+    for (const scope of this.scopes.slice(1).reverse())
+      this.scopeHandles.get(scope)?.end({ status: 'interrupted' });
+    const turnSpan = this.turn.span;
+    turnSpan.setAttribute(fs.turnStatus, result.status);
+    if (result.error !== undefined) this.fail(turnSpan, result.error);
+    else if (result.status === 'failed')
+      turnSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'The turn failed.' });
+    turnSpan.end();
+  }
+
+  private startChild(name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span {
+    return this.recording
+      ? this.tracer.startSpan(name, { kind, attributes: build() }, parent.context)
+      : idleSpan;
+  }
+
+  private innermost(flowName?: string): Scope {
+    const scopes = this.scopes;
     if (flowName !== undefined) {
       for (let i = scopes.length - 1; i >= 0; i--) {
         const scope = scopes[i] as Scope;
         if (scope.kind === 'flow' && scope.name === flowName) return scope;
       }
     }
-    return scopes.at(-1) ?? turn;
-  };
+    return scopes.at(-1) ?? this.turn;
+  }
+
   /** Whether progress is published now: its data is only built when it is. */
-  const wanted = () => options.publish !== undefined && options.wantsProgress?.() !== false;
-  const progress = (type: ObservationType, data: Record<string, unknown>, parent: Scope) => {
-    if (!options.publish || options.wantsProgress?.() === false) return;
+  private wanted(): boolean {
+    return this.options.publish !== undefined && this.options.wantsProgress?.() !== false;
+  }
+
+  private progress(type: ObservationType, data: Record<string, unknown>, parent: Scope): void {
+    const { publish, wantsProgress, threadId, turnId, clock } = this.options;
+    if (!publish || wantsProgress?.() === false) return;
     const observation: Observation = {
       specVersion: 1,
       id: 0,
       threadId,
       turnId,
       type,
-      time: options.clock.now(),
+      time: clock.now(),
       data,
     };
     if (parent.kind !== 'turn') observation.parentId = parent.id;
-    options.publish([observation]);
-  };
-  const content = (value: unknown): string => {
+    publish([observation]);
+  }
+
+  private content(value: unknown): string {
+    const { redact } = this.options;
     const text = typeof value === 'string' ? value : (JSON.stringify(redact.value(value)) ?? 'null');
     const redacted = redact.text(text);
     return redacted.length > contentCap ? `${redacted.slice(0, contentCap)}…` : redacted;
-  };
-  const fail = (span: Span, error: unknown) => {
-    const message = redact.text(error instanceof Error ? error.message : String(error));
+  }
+
+  private fail(span: Span, error: unknown): void {
+    const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
     span.setAttribute(genAi.errorType, error instanceof Error ? error.name : 'error');
     span.addEvent('exception', { 'exception.message': message });
     span.setStatus({ code: SpanStatusCode.ERROR, message });
-  };
-  const openScope = (
+  }
+
+  private openScope(
     kind: Scope['kind'],
     id: string,
     name: string,
     spanName: string,
     spanAttributes: Attributes,
     statusAttribute: string,
-  ): TelemetryScope => {
-    const parent = scopes.at(-1) ?? turn;
-    const span = startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
+  ): TelemetryScope {
+    const scopes = this.scopes;
+    const parent = scopes.at(-1) ?? this.turn;
+    const span = this.startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
     const scope: Scope = { kind, id, name, span, context: trace.setSpan(parent.context, span) };
     scopes.push(scope);
     let done = false;
-    return {
+    const handle: TelemetryScope = {
       id,
-      end(result = {}) {
+      end: (result = {}) => {
         if (done) return;
         done = true;
         const index = scopes.indexOf(scope);
         if (index > 0) scopes.splice(index, 1);
         if (result.status !== undefined) span.setAttribute(statusAttribute, result.status);
-        if (result.error !== undefined) fail(span, result.error);
+        if (result.error !== undefined) this.fail(span, result.error);
         span.end();
       },
     };
-  };
-  const scopeHandles = new Map<Scope, TelemetryScope>();
+    this.scopeHandles.set(scope, handle);
+    return handle;
+  }
 
-  const startModelCall = (
+  private startModelCall(
     call: LanguageModelV3CallOptions,
     mode: 'generate' | 'stream',
     model: LanguageModelV3,
-  ) => {
+  ): ModelCallRecord | undefined {
     // A call that no span records and no one listens to is not reported at all (its progress events
     // included: a listener that arrives while it runs sees the calls that start after).
-    if (!recording && !wanted()) return undefined;
+    if (!this.recording && !this.wanted()) return undefined;
+    const { threadId, recordContent } = this.options;
     const flowstack = (call.providerOptions?.flowstack ?? {}) as { phase?: unknown; flow?: unknown };
     const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
     const flow = typeof flowstack.flow === 'string' ? flowstack.flow : undefined;
-    const parent = innermost(flow);
-    const span = startChild(
+    const parent = this.innermost(flow);
+    const span = this.startChild(
       `${genAiOperation.chat} ${model.modelId}`,
       SpanKind.CLIENT,
       () => {
@@ -216,7 +315,7 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
         if (flow !== undefined) spanAttributes[fs.flowName] = flow;
         if (call.maxOutputTokens !== undefined) spanAttributes[genAi.requestMaxTokens] = call.maxOutputTokens;
         if (call.temperature !== undefined) spanAttributes[genAi.requestTemperature] = call.temperature;
-        if (options.recordContent) spanAttributes[genAi.inputMessages] = content(call.prompt);
+        if (recordContent) spanAttributes[genAi.inputMessages] = this.content(call.prompt);
         return spanAttributes;
       },
       parent,
@@ -224,67 +323,62 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
     const base = flow !== undefined ? { phase, flow } : { phase };
     // Progress data is built with Object.assign and only when someone listens: a spread followed by new
     // keys would make a hidden class per call on Node 20, for an object nobody may read.
-    if (wanted())
-      progress(
+    if (this.wanted())
+      this.progress(
         'model-stream-start',
         Object.assign({}, base, { provider: model.provider, model: model.modelId }),
         parent,
       );
     let done = false;
     const record: ModelCallRecord = {
-      metadata(meta) {
+      metadata: (meta) => {
         if (done) return;
         if (meta.id !== undefined) span.setAttribute(genAi.responseId, meta.id);
         if (meta.modelId !== undefined) span.setAttribute(genAi.responseModel, meta.modelId);
-        if ((meta.id !== undefined || meta.modelId !== undefined) && wanted())
-          progress(
+        if ((meta.id !== undefined || meta.modelId !== undefined) && this.wanted())
+          this.progress(
             'model-stream-metadata',
             Object.assign({}, base, { responseId: meta.id, model: meta.modelId }),
             parent,
           );
       },
-      end(result) {
+      end: (result) => {
         if (done) return;
         done = true;
-        openCalls.delete(record);
-        if (recording)
+        this.openCalls.delete(record);
+        if (this.recording)
           span.setAttributes({
             [genAi.responseFinishReasons]: [result.finishReason],
             [genAi.usageInputTokens]: result.inputTokens,
             [genAi.usageOutputTokens]: result.outputTokens,
           });
         span.end();
-        if (wanted())
-          progress(
+        if (this.wanted())
+          this.progress(
             'model-stream-end',
             Object.assign<Record<string, unknown>, object, object>({}, base, result),
             parent,
           );
       },
-      fail(error) {
+      fail: (error) => {
         if (done) return;
         done = true;
-        openCalls.delete(record);
-        fail(span, error);
+        this.openCalls.delete(record);
+        this.fail(span, error);
         span.end();
-        const message = redact.text(error instanceof Error ? error.message : String(error));
-        if (wanted()) progress('model-stream-error', Object.assign({}, base, { message }), parent);
+        const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
+        if (this.wanted()) this.progress('model-stream-error', Object.assign({}, base, { message }), parent);
       },
     };
-    openCalls.add(record);
+    this.openCalls.add(record);
     return record;
-  };
-
-  function observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
-    // Nothing to record and no one listening: the execution runs as it is, with no frame around it.
-    if (!recording && !wanted()) return settle(execute);
-    return observeToolCall(call, execute);
   }
 
-  async function observeToolCall<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
+  private async observeToolCall<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
     const { tool, input, callId } = call;
-    const parent = innermost();
-    const span = startChild(
+    const { threadId, recordContent, redact, clock } = this.options;
+    const parent = this.innermost();
+    const span = this.startChild(
       `${genAiOperation.executeTool} ${tool.name}`,
       SpanKind.INTERNAL,
       () => {
@@ -298,94 +392,33 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
         };
         if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
         if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
-        if (options.recordContent) spanAttributes[genAi.toolCallArguments] = content(input);
+        if (recordContent) spanAttributes[genAi.toolCallArguments] = this.content(input);
         return spanAttributes;
       },
       parent,
     );
-    const started = options.clock.now();
-    progress('tool-call', { callId, toolName: tool.name }, parent);
+    const started = clock.now();
+    this.progress('tool-call', { callId, toolName: tool.name }, parent);
     const finish = (status: 'success' | 'error') => {
       span.setAttribute(fs.toolStatus, status);
       span.end();
-      progress(
+      this.progress(
         'tool-execution',
-        { callId, toolName: tool.name, status, durationMs: options.clock.now() - started },
+        { callId, toolName: tool.name, status, durationMs: clock.now() - started },
         parent,
       );
     };
     try {
       const output = await execute();
-      if (options.recordContent && recording) span.setAttribute(genAi.toolCallResult, content(output));
+      if (recordContent && this.recording) span.setAttribute(genAi.toolCallResult, this.content(output));
       finish('success');
       return output;
     } catch (error) {
-      fail(span, error);
+      this.fail(span, error);
       finish('error');
       throw error;
     }
   }
-
-  return {
-    wrapModel(model) {
-      return instrumentModel(model, (call, mode) => startModelCall(call, mode, model));
-    },
-    observeTool,
-    wrapTool(tool) {
-      const execute = tool.execute.bind(tool);
-      const wrapped = (input: unknown, callContext: { callId: string }) =>
-        observeTool({ tool, input, callId: callContext.callId }, () => execute(input, callContext));
-      return { ...tool, execute: wrapped };
-    },
-    startFlow(flow) {
-      const handle = openScope(
-        'flow',
-        flow.id,
-        flow.name,
-        `${genAiOperation.invokeWorkflow} ${flow.name}`,
-        {
-          [genAi.operationName]: genAiOperation.invokeWorkflow,
-          [genAi.workflowName]: flow.name,
-          [genAi.conversationId]: threadId,
-          [fs.flowName]: flow.name,
-          [fs.flowId]: flow.id,
-        },
-        fs.flowOutcome,
-      );
-      scopeHandles.set(scopes.at(-1) as Scope, handle);
-      return handle;
-    },
-    startPlanItem(item) {
-      const spanAttributes: Attributes = {
-        [fs.planItemId]: item.id,
-        [fs.planItemDescription]: redact.text(item.description),
-        [genAi.conversationId]: threadId,
-      };
-      if (item.planId !== undefined) spanAttributes[fs.planId] = item.planId;
-      const handle = openScope(
-        'plan-item',
-        item.id,
-        item.description,
-        `plan_item ${item.id}`,
-        spanAttributes,
-        fs.planItemStatus,
-      );
-      scopeHandles.set(scopes.at(-1) as Scope, handle);
-      return handle;
-    },
-    end(result) {
-      if (ended) return;
-      ended = true;
-      for (const record of [...openCalls])
-        record.fail(new Error('The turn ended before the model call did.'));
-      for (const scope of scopes.slice(1).reverse()) scopeHandles.get(scope)?.end({ status: 'interrupted' });
-      turnSpan.setAttribute(fs.turnStatus, result.status);
-      if (result.error !== undefined) fail(turnSpan, result.error);
-      else if (result.status === 'failed')
-        turnSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'The turn failed.' });
-      turnSpan.end();
-    },
-  };
 }
 
 /** `run()` as a promise, whether it returns a value or a promise, rejects or throws. */

@@ -23,39 +23,42 @@ export interface StopController extends StopSource {
 }
 
 export function createStopController(): StopController {
-  let callbacks: Set<(reason: unknown) => void> | undefined;
-  // Plain fields, not getters: an object literal with accessors is a slow dictionary object on Node 20.
-  const controller: { stopped: boolean; reason: unknown } & Pick<StopController, 'onStop' | 'stop'> = {
-    stopped: false,
-    reason: undefined,
-    onStop(onStop) {
-      if (controller.stopped) {
-        onStop(controller.reason);
-        return noop;
+  return new Stop();
+}
+
+/** A class, so that a stop (one per turn) carries no closures of its own. */
+class Stop implements StopController {
+  stopped = false;
+  reason: unknown = undefined;
+  private callbacks: Set<(reason: unknown) => void> | undefined = undefined;
+
+  onStop(onStop: (reason: unknown) => void): () => void {
+    if (this.stopped) {
+      onStop(this.reason);
+      return noop;
+    }
+    this.callbacks ??= new Set();
+    const callbacks = this.callbacks;
+    callbacks.add(onStop);
+    return () => {
+      callbacks.delete(onStop);
+    };
+  }
+
+  stop(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.reason = reason;
+    const due = this.callbacks ? [...this.callbacks] : [];
+    this.callbacks = undefined;
+    for (const callback of due) {
+      try {
+        callback(reason);
+      } catch {
+        // One callback's failure must not keep the others from stopping their work.
       }
-      callbacks ??= new Set();
-      const registered = callbacks;
-      registered.add(onStop);
-      return () => {
-        registered.delete(onStop);
-      };
-    },
-    stop(reason) {
-      if (controller.stopped) return;
-      controller.stopped = true;
-      controller.reason = reason;
-      const due = callbacks ? [...callbacks] : [];
-      callbacks = undefined;
-      for (const callback of due) {
-        try {
-          callback(reason);
-        } catch {
-          // One callback's failure must not keep the others from stopping their work.
-        }
-      }
-    },
-  };
-  return controller;
+    }
+  }
 }
 
 function noop(): void {}
