@@ -17,8 +17,9 @@ export const gaps = {
     "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component tools, " +
     "validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the agent's tools are " +
     'no longer wrapped for telemetry at every turn, docs/decisions/0033; the objects of each turn and step keep ' +
-    'shared hidden classes and a run shares one abort controller across its steps, docs/decisions/0034). Per turn: the ' +
-    'thread is leased (a renewal timer and an abort signal), loaded and its snapshot decoded and schema-checked; the ' +
+    'shared hidden classes and a run shares one abort controller across its steps, docs/decisions/0034; a turn no ' +
+    'longer makes a timer and an abort signal for its lease, docs/decisions/0037). Per turn: the ' +
+    'thread is leased (a store row, renewed by one heartbeat per agent), loaded and its snapshot decoded and schema-checked; the ' +
     'turn is saved twice — its in-flight record before the first model call, so that a crashed turn can be replayed ' +
     '(docs/decisions/0017), and its result — each save schema-checking and encoding the snapshot and serializing the ' +
     "observations; routing, the flow stack and its per-turn diff. Per step: the model's answer is journaled before " +
@@ -36,7 +37,9 @@ export const gaps = {
     'and allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
     'of ~18 nested stages, the prompt kept as one append-only array; and around it, save the in-flight record with ' +
     'the first journal write instead of a commit of its own (one snapshot save per turn); keep the per-turn closures ' +
-    '(telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record.',
+    '(telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record. The ratio also ' +
+    "depends on the machine more than the others: the same code measured 0.45× on a 2-core AMD EPYC (the peer's " +
+    'loop at 728 µs of CPU per step) and 0.56–0.59× on a 2-core Intel Xeon (the peer at 146–148 µs), two runs each.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
@@ -63,31 +66,34 @@ export const gaps = {
     'fixed cost described for the first target.',
   sessionsThroughput:
     'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of the ' +
-    'thread, the lease, loading and checking the snapshot) weighs as much as about three steps, and with 1,000 ' +
-    'sessions in flight on one core their transcripts, journals and snapshots are all live in the memory store, ' +
-    'so collection costs more than for a peer that keeps nothing: a CPU profile of this scenario (`node ' +
-    "--cpu-prof`, the whole process) puts 27 % of flowstack's time in the garbage collector, against 10 % when sessions run one at a " +
-    'time, because with 1,000 sessions interleaved almost every object of a session outlives a young-generation ' +
-    'collection and is copied and promoted. The heap a session holds in flight (next target) is therefore what ' +
-    'sets this figure. Per-call timers and abort listeners were part of it: a timer and a listener per model call, ' +
-    'tool batch and tool call (each a Node `Timeout` and listener object kept while the call is in flight) became ' +
-    'one of each per run and one Node timer per tool timeout length (docs/decisions/0036), which raised steps per ' +
-    'CPU second by 10–20 % in interleaved before/after process pairs. To close it: the items of the memory target, then the per-turn items of the first target ' +
-    '(one snapshot save per turn).',
+    'thread, loading and checking the snapshot, routing) weighs as much as about three steps, and with 1,000 ' +
+    'sessions interleaved on one core almost every object a session holds outlives a young-generation collection ' +
+    "and is copied and promoted: a CPU profile of this scenario (`node --cpu-prof`) puts a third of flowstack's " +
+    'time in the garbage collector, nearly all of it scavenges (`--trace-gc`), against a tenth when sessions run ' +
+    'one at a time. The heap a session holds in flight (next target) is therefore what sets this figure. Measured ' +
+    'in this stop, in interleaved before/after process pairs: running unobserved model calls and tool executions ' +
+    'without a telemetry wrapper (no span records and no one listens) +6 %; per-turn telemetry as one object ' +
+    'instead of twenty closures, and `canonicalJson` without a sorted copy, +3 % (within the noise of ±4 % ' +
+    "between pairs); the lease's abort signal and timer per turn (docs/decisions/0037) changed the steady state by " +
+    'less than the noise. Two runs of the whole bench an hour apart on the same 2-core Xeon gave 1.95× and 1.74× ' +
+    "(flowstack's figure moved 12 %, the peer's 1 %): the machine's second core, shared with other work, runs " +
+    "the collector's parallel threads, and flowstack collects more. To close it: the items of the memory target " +
+    '(fewer suspended frames and per-turn objects), then one snapshot save per turn.',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 44 KiB each (90 KiB before the ' +
-    'component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034): ~20 suspended ' +
-    'async frames per call in flight (one per layer ' +
-    'and per pipeline stage that awaits the next, each a generator, a context and promises: ~8 KiB), ~70 closures ' +
-    'and ~60 contexts made per turn (turn telemetry, the model-answer recorder, deadlines, the flow run), the ' +
-    "thread's durable state that the memory store keeps in the heap (snapshot text, journal rows of the answers " +
-    'and calls so far: at the third tool call 3.9 KB of JSON, the in-flight snapshot, one history row and six ' +
-    "journal rows, `node probes/store-in-flight.mjs`; on SQLite or PostgreSQL it leaves the heap), the turn's history and " +
-    'observation rows waiting for its commit, and ' +
-    "the skill run's prompt and state. The peer holds its message list and little else. To close it: run the " +
-    'pipeline as pre- and post-stages around one awaited execute (one frame per call instead of ~15); keep per-turn ' +
-    'state in one record used by agent-level functions instead of per-turn closures; share the system prompt of a ' +
-    'flow across its runs.',
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 39 KiB each (90 KiB before the ' +
+    'component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, 40.4 KiB before ' +
+    'the per-turn telemetry lost its closures in this stop). By kind, per session: ~200 small objects (10 KiB: the ' +
+    "turn's and the run's records, the batch context, flags, the dialogue state and its copies, each message and " +
+    'event), the backing stores of ~60 arrays (8.6 KiB; 32 arrays are still empty), ~100 closures and ~60 contexts ' +
+    "(8.5 KiB: the model-answer recorder, the run's deadline watch, the flow run, the pipeline's per-call state), " +
+    '~20 suspended async frames (6.3 KiB: one per layer and per pipeline stage that awaits the next, each a ' +
+    'generator, promises and reactions), and 4 KiB of strings, mostly the durable state that the memory store keeps ' +
+    'in the heap (snapshot text, journal rows of the answers and calls so far: at the third tool call 3.9 KB of ' +
+    'JSON, `node probes/store-in-flight.mjs`; on SQLite or PostgreSQL it leaves the heap). The peer holds its ' +
+    'message list and little else. No single part is a quarter of the whole: half of it would take the step ' +
+    'rebuilt as the first target says (the pipeline as pre- and post-stages around one awaited execute: one frame ' +
+    'per call instead of ~15; per-turn state in one record used by agent-level functions; arrays made when first ' +
+    'written to; the system prompt of a flow shared across its runs).',
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker now warms up before it takes work (`agent.warmUp()`, ' +
@@ -99,7 +105,9 @@ export const gaps = {
     'optimized) at the price of a slower start. Two things measured that are not the cause: a dry run on an ' +
     'in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, four new ' +
     "processes each, on a slow machine); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
-    'run has a model of its own), measured by calling a scripted model three times before the resume.',
+    'run has a model of its own), measured by calling a scripted model three times before the resume. The figure ' +
+    'follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs on a 2-core Intel Xeon (the ' +
+    'same code but for the lease of docs/decisions/0037, which this path does not feel).',
   resumeWarm:
     "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
     'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +
