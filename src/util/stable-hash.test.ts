@@ -40,6 +40,12 @@ describe('canonicalJson', () => {
     expect(stableHash({ b: 1, a: 2 })).toBe(stableHash({ a: 2, b: 1 }));
   });
 
+  it('hashes to the first 32 hex digits of the SHA-256 of that text, as rows and approvals saved before keep', () => {
+    // Hashes are stored (journal rows, approvals): a change of algorithm would orphan every saved one.
+    expect(stableHash({ b: 1, a: 2 })).toBe('d3626ac30a87e6f7a6428233b3c68299');
+    expect(stableHash(undefined)).toBe('eb045d78d273107348b0300c01d29b75');
+  });
+
   it('writes what sorting every object writes, for sorted and unsorted values alike', () => {
     const next = seeded(20_261_126);
     for (let i = 0; i < 2_000; i++) {
