@@ -15,7 +15,7 @@ import { countTokens, toV3Usage } from './internal/count-tokens.js';
 import { createPartStream } from './internal/create-part-stream.js';
 import { describeStep } from './internal/describe-step.js';
 import { matchesStep } from './internal/matches-step.js';
-import { measurePrompt, readCallContext } from './internal/read-call-context.js';
+import { LazyCallContext, measurePrompt } from './internal/read-call-context.js';
 import { createScriptCursor } from './internal/script-cursor.js';
 import { toContent, toStreamParts } from './internal/to-stream-parts.js';
 import { validateScript } from './internal/validate-script.js';
@@ -93,23 +93,18 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
 
   function answer(method: ScriptedCall['method'], callOptions: LanguageModelV3CallOptions) {
     callOptions.abortSignal?.throwIfAborted();
-    const context = readCallContext(callOptions);
-    const found = cursor.take((step) => matchesStep(step.match, context, callOptions));
+    const call = new RecordedCall(method, callOptions);
+    const found = cursor.take((step) => matchesStep(step.match, call, callOptions));
     const { prompt } = callOptions;
-    calls.push({
-      method,
-      ...context,
-      prompt,
-      options: callOptions,
-      stepIndex: found?.index,
-      label: found?.step.label,
-    });
+    call.stepIndex = found?.index;
+    call.label = found?.step.label;
+    calls.push(call);
     if (found === undefined) {
       const pendingSteps = cursor.pending().map(({ step, index }) => describeStep(step, index));
       throw new ScriptExhaustedError({
         source,
         callNumber: calls.length,
-        ...context,
+        ...call.read(),
         pendingSteps,
         totalSteps: options.steps.length,
       });
@@ -171,6 +166,22 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
       return { stream };
     },
   };
+}
+
+/** A call as `calls` keeps it: the last user text and the tools' names are read when first asked for. */
+class RecordedCall extends LazyCallContext implements ScriptedCall {
+  readonly method: ScriptedCall['method'];
+  readonly prompt: LanguageModelV3Prompt;
+  readonly options: LanguageModelV3CallOptions;
+  stepIndex: number | undefined = undefined;
+  label: string | undefined = undefined;
+
+  constructor(method: ScriptedCall['method'], options: LanguageModelV3CallOptions) {
+    super(options);
+    this.method = method;
+    this.prompt = options.prompt;
+    this.options = options;
+  }
 }
 
 function hasOutput(output: StepOutput): boolean {

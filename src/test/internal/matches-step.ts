@@ -12,6 +12,7 @@ export function matchesStep(
   if (match === undefined) return true;
   if (match.phase !== undefined && match.phase !== context.phase) return false;
   if (match.flow !== undefined && match.flow !== context.flow) return false;
-  if (!matchesText(match.lastUser, context.lastUser)) return false;
+  // Read only when matched on: the context reads the last user text when first asked.
+  if (match.lastUser !== undefined && !matchesText(match.lastUser, context.lastUser)) return false;
   return match.prompt === undefined || match.prompt(options);
 }

@@ -8,15 +8,48 @@ export interface CallContext {
   toolNames: string[];
 }
 
+/**
+ * Phase and flow from `providerOptions.flowstack`; the last user text and the offered tools' names are
+ * read when first asked for. A skill run's prompt ends in tool turns, so finding its last user message
+ * walks nearly all of it, on every call, for a field that few steps match on and few tests read.
+ */
+export class LazyCallContext implements CallContext {
+  readonly phase: string | undefined;
+  readonly flow: string | undefined;
+  readonly #options: LanguageModelV3CallOptions;
+  #lastUser: string | undefined;
+  #lastUserRead = false;
+  #toolNames: string[] | undefined;
+
+  constructor(options: LanguageModelV3CallOptions) {
+    const flowstack = options.providerOptions?.flowstack;
+    this.phase = typeof flowstack?.phase === 'string' ? flowstack.phase : undefined;
+    this.flow = typeof flowstack?.flow === 'string' ? flowstack.flow : undefined;
+    this.#options = options;
+  }
+
+  get lastUser(): string | undefined {
+    if (!this.#lastUserRead) {
+      this.#lastUser = readLastUserText(this.#options.prompt);
+      this.#lastUserRead = true;
+    }
+    return this.#lastUser;
+  }
+
+  get toolNames(): string[] {
+    this.#toolNames ??= (this.#options.tools ?? []).map((tool) => tool.name);
+    return this.#toolNames;
+  }
+
+  /** Every field as a plain object (for an error that outlives the call). */
+  read(): CallContext {
+    return { phase: this.phase, flow: this.flow, lastUser: this.lastUser, toolNames: this.toolNames };
+  }
+}
+
 /** Reads phase and flow from `providerOptions.flowstack`, the last user text and the offered tools. */
 export function readCallContext(options: LanguageModelV3CallOptions): CallContext {
-  const flowstack = options.providerOptions?.flowstack;
-  return {
-    phase: typeof flowstack?.phase === 'string' ? flowstack.phase : undefined,
-    flow: typeof flowstack?.flow === 'string' ? flowstack.flow : undefined,
-    lastUser: readLastUserText(options.prompt),
-    toolNames: (options.tools ?? []).map((tool) => tool.name),
-  };
+  return new LazyCallContext(options).read();
 }
 
 /** The text parts of the last user message joined by newlines; `undefined` when there is none. */
