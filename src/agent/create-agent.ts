@@ -27,6 +27,7 @@ import { composeReply } from '../respond/index.js';
 import type { ExecutionConfig, RollbackReport } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
+  createFreshJournal,
   createMemoryRateLimiter,
   createMemorySimulationCache,
   createModelSimulator,
@@ -279,6 +280,8 @@ export function createAgent(options: AgentOptions): Agent {
       redact,
       // Every execution is reported to the turn's telemetry by the pipeline; the tools stay the agent's own.
       observeExecution: telemetry.observeTool,
+      // A turn begun here under a new id has no journal rows but its own: its calls skip the read.
+      freshJournal: interrupted === undefined ? createFreshJournal(turn.turnId) : undefined,
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     });

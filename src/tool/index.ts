@@ -50,8 +50,10 @@ export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspen
 export {
   type AnsweredCalls,
   type CapabilityPolicy,
+  createFreshJournal,
   createTaintState,
   type ExecutionObserver,
+  type FreshJournal,
   type Redactor,
   type SimulationRequest,
   type Simulator,

@@ -142,10 +142,33 @@ export interface ToolBatchContext {
    */
   rerunKeys?: ReadonlySet<string>;
   /**
+   * Set by a caller whose turn began in this process under a new id, so that nothing can be journaled
+   * under it but what this process journals (see {@link FreshJournal}). Calls of that turn whose keys
+   * are not in it skip the journal read before they run.
+   */
+  freshJournal?: FreshJournal | undefined;
+  /**
    * Where the files of tools that declare `touches` are snapshotted before their calls run (seed 004).
    * Without it such a call is refused rather than run unprotected.
    */
   files?: FileSnapshotService;
+}
+
+/**
+ * The keys journaled so far under a turn that began in this process with a new id. A call of that turn
+ * (`ToolBatchContext.turnId` equal to `turnId`; a resumed run's batch carries its own run's turn id) whose
+ * key is not here has no journal row to replay, so the pipeline does not read one: a store read less per
+ * call. Starting the call still goes through `journalStart`, which returns any row that is there after
+ * all (a process that took the thread over), and that row is honoured as if it had been read.
+ */
+export interface FreshJournal {
+  turnId: string;
+  keys: Set<string>;
+}
+
+/** The journal for a turn that begins now under `turnId`. */
+export function createFreshJournal(turnId: string): FreshJournal {
+  return { turnId, keys: new Set() };
 }
 
 /** The answers of a resumed run, looked up by the pipeline (see `ToolBatchContext.answered`). */

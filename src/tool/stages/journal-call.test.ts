@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { executeToolBatch } from '../execute-tool-batch.js';
 import { call, createTestContext } from '../fixtures/batch-context.js';
+import { createFreshJournal } from '../tool-batch-context.js';
 
 const input = z.object({ to: z.string() });
 
@@ -170,5 +171,73 @@ describe('journal and replay stages (through executeToolBatch)', () => {
     const context = createTestContext([sender(runs)], { store: undefined });
     const [result] = await executeToolBatch([call('send', { to: 'ana' })], context);
     expect(result?.status).toBe('success');
+  });
+});
+
+describe('journal of a turn begun in this process (freshJournal)', () => {
+  function countReads(context: ReturnType<typeof createTestContext>) {
+    const store = context.store;
+    if (!store) throw new Error('the test context has a store');
+    const reads = { count: 0 };
+    const read = store.readJournal.bind(store);
+    store.readJournal = (key) => {
+      reads.count++;
+      return read(key);
+    };
+    return reads;
+  }
+
+  it('runs a new call without reading the journal, and still journals it', async () => {
+    const runs: string[] = [];
+    const context = createTestContext([sender(runs)], { freshJournal: createFreshJournal('turn-1') });
+    const reads = countReads(context);
+    const [result] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(result?.status).toBe('success');
+    expect(reads.count).toBe(0);
+    expect(runs).toEqual(['ana']);
+    expect(await context.store?.readJournal('thread-1:turn-1:c1')).toMatchObject({ status: 'succeeded' });
+  });
+
+  it('still answers a call id used again in the turn from the journal, and refuses it with other arguments', async () => {
+    const runs: string[] = [];
+    const context = createTestContext([sender(runs)], { freshJournal: createFreshJournal('turn-1') });
+    const first = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context)).toEqual(first);
+    const [other] = await executeToolBatch([call('send', { to: 'bob' }, 'c1')], context);
+    expect(other).toMatchObject({ status: 'error', error: { category: 'validation_error' } });
+    expect(runs).toEqual(['ana']);
+  });
+
+  it('honours a finished row another process wrote under the key: its result, nothing run', async () => {
+    const runs: string[] = [];
+    const other = createTestContext([sender(runs)]);
+    const [theirs] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], other);
+    const context = createTestContext([sender(runs)], {
+      store: other.store,
+      freshJournal: createFreshJournal('turn-1'),
+    });
+    const [mine] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(runs).toEqual(['ana']);
+    expect(mine).toEqual(theirs);
+  });
+
+  it('does not run a non-idempotent call another process started and left without a result', async () => {
+    const runs: string[] = [];
+    const context = createTestContext([sender(runs)], { freshJournal: createFreshJournal('turn-1') });
+    await context.store?.journalStart(startedEntry());
+    const [result] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(runs).toEqual([]);
+    expect(result).toMatchObject({ status: 'suspended', kind: 'outcome_unknown' });
+  });
+
+  it('reads the journal for a batch of another turn (a resumed run) and replays what is there', async () => {
+    const runs: string[] = [];
+    const context = createTestContext([sender(runs)]);
+    const first = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    const resumed = { ...context, freshJournal: createFreshJournal('turn-2') };
+    const reads = countReads(resumed);
+    expect(await executeToolBatch([call('send', { to: 'ana' }, 'c1')], resumed)).toEqual(first);
+    expect(reads.count).toBe(1);
+    expect(runs).toEqual(['ana']);
   });
 });

@@ -1,6 +1,7 @@
 import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
+import { replayEntry } from './replay-journaled.js';
 
 /**
  * Journals the call's start before it runs and its redacted result after (DESIGN.md invariant 5).
@@ -18,19 +19,11 @@ const journal: ToolStage = async (state, next) => {
   const tool = state.tool;
   if (!store || !tool) return next(state);
   const key = idempotencyKeyOf(state);
-  // The replay stage may have read the entry already in this call.
-  const existing =
+  // The replay stage may have read the entry already in this call (or known there is none).
+  let existing =
     state.journaled !== undefined ? (state.journaled ?? undefined) : await store.readJournal(key);
-  if (existing?.result !== undefined && existing.status !== 'started') {
-    state.toolContent = true;
-    return JSON.parse(existing.result) as ToolCallResult;
-  }
-  if (existing && !tool.idempotent && !state.batch.rerunKeys?.has(key)) {
-    const settled = await reconcileUnknown(state, existing);
-    if (settled) return settled;
-  }
   if (!existing) {
-    await store.journalStart({
+    const started: JournalEntry = {
       key,
       threadId,
       callId: state.request.callId,
@@ -39,7 +32,22 @@ const journal: ToolStage = async (state, next) => {
       idempotent: tool.idempotent,
       status: 'started',
       startedAt: clock.now(),
-    });
+    };
+    const kept = await store.journalStart(started);
+    state.batch.freshJournal?.keys.add(key);
+    // The store keeps a row that was there first: written by another process between the read and
+    // now, or after a read that was skipped (a fresh turn). It is honoured as if it had been read.
+    if (!isSameStart(kept, started)) {
+      existing = kept;
+      if (existing.result !== undefined && existing.status !== 'started') return replayEntry(state, existing);
+    }
+  } else if (existing.result !== undefined && existing.status !== 'started') {
+    state.toolContent = true;
+    return JSON.parse(existing.result) as ToolCallResult;
+  }
+  if (existing && !tool.idempotent && !state.batch.rerunKeys?.has(key)) {
+    const settled = await reconcileUnknown(state, existing);
+    if (settled) return settled;
   }
   const result = await next(state);
   await store.journalFinish({
@@ -50,6 +58,16 @@ const journal: ToolStage = async (state, next) => {
   });
   return result;
 };
+
+/** Whether the row the store kept is the one this call just started. */
+function isSameStart(kept: JournalEntry, started: JournalEntry): boolean {
+  return (
+    kept.status === 'started' &&
+    kept.startedAt === started.startedAt &&
+    kept.argsHash === started.argsHash &&
+    kept.toolName === started.toolName
+  );
+}
 
 /**
  * Settles a call that started before an interruption and recorded no result. Returns the result to

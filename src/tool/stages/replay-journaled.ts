@@ -1,5 +1,5 @@
-import type { ToolCallResult } from '../../spec/index.js';
-import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
+import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
+import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
@@ -15,10 +15,25 @@ export const replayJournaled: ToolStage = (state, next) =>
 const replay: ToolStage = async (state, next) => {
   const store = state.batch.store;
   if (!store || !state.tool) return next(state);
-  const entry = await store.readJournal(idempotencyKeyOf(state));
+  const key = idempotencyKeyOf(state);
+  const fresh = state.batch.freshJournal;
+  // A turn begun here under a new id: only what it journaled itself can be there.
+  if (fresh && fresh.turnId === state.batch.turnId && !fresh.keys.has(key)) {
+    state.journaled = null;
+    return next(state);
+  }
+  const entry = await store.readJournal(key);
   state.journaled = entry ?? null;
   if (!entry || entry.status === 'started' || entry.result === undefined) return next(state);
-  if (entry.toolName !== state.tool.name || entry.argsHash !== argsHashOf(state)) {
+  return replayEntry(state, entry);
+};
+
+/**
+ * The answer to a call whose journal row has a result: that result, unless the row belongs to another
+ * call that used the same call id (other tool or other arguments), which is refused.
+ */
+export function replayEntry(state: ToolCallState, entry: JournalEntry): ToolCallResult {
+  if (entry.toolName !== state.tool?.name || entry.argsHash !== argsHashOf(state)) {
     return errorResult(
       state,
       'validation_error',
@@ -28,8 +43,8 @@ const replay: ToolStage = async (state, next) => {
   }
   state.toolContent = true;
   try {
-    return JSON.parse(entry.result) as ToolCallResult;
+    return JSON.parse(entry.result ?? '') as ToolCallResult;
   } catch {
     return errorResult(state, 'server_error', 'The journaled result of this call cannot be read.', false);
   }
-};
+}
