@@ -64,6 +64,8 @@ export function updateCircuitBreaker(
     if (open && !state.open) effects.push({ type: 'open', backtracks });
     return { state: { ...state, backtracks, open }, effects };
   }
+  // The common step: every call succeeded and nothing was failing. The state stays as it is.
+  if (state.consecutiveErrors === 0 && allOkAndSettled(state, event.results)) return { state, effects };
   let consecutiveErrors = state.consecutiveErrors;
   const streaks = { ...state.toolFailureStreaks };
   const withdrawn = [...state.withdrawn];
@@ -92,4 +94,15 @@ export function updateCircuitBreaker(
     state: { ...state, consecutiveErrors, toolFailureStreaks: streaks, withdrawn, reflectionDue },
     effects,
   };
+}
+
+/** Whether every result succeeded for a tool whose failure streak is already recorded as zero. */
+function allOkAndSettled(
+  state: CircuitBreakerState,
+  results: readonly { toolName: string; ok: boolean }[],
+): boolean {
+  for (const result of results) {
+    if (!result.ok || state.toolFailureStreaks[result.toolName] !== 0) return false;
+  }
+  return true;
 }

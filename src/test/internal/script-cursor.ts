@@ -21,9 +21,14 @@ export function createScriptCursor<Step extends { repeat?: boolean }>(
   const pending = () => steps.flatMap((step, index) => (consumed.has(index) ? [] : [{ step, index }]));
   return {
     take(isMatch) {
-      const found = pending().find(({ step }) => isMatch(step));
-      if (found !== undefined && found.step.repeat !== true) consumed.add(found.index);
-      return found;
+      // A loop rather than `pending().find`: a model under load is asked this for every call.
+      for (let index = 0; index < steps.length; index++) {
+        const step = steps[index] as Step;
+        if (consumed.has(index) || !isMatch(step)) continue;
+        if (step.repeat !== true) consumed.add(index);
+        return { step, index };
+      }
+      return undefined;
     },
     remaining: () => pending().filter(({ step }) => step.repeat !== true).length,
     pending,
