@@ -28,6 +28,21 @@ describe('awaitWithin', () => {
     expect(outcome.status).toBe('failed');
   });
 
+  it('takes work that throws before returning a promise, or returns a plain value, as any other', async () => {
+    const clock = createManualClock(0);
+    const deadlines = { clock, idleDeadline: () => 1000, wallDeadline: 5000 };
+    const thrown = await awaitWithin({
+      ...deadlines,
+      work: () => {
+        throw new Error('sync');
+      },
+    });
+    expect(thrown).toMatchObject({ status: 'failed', error: { message: 'sync' } });
+    const plain = await awaitWithin({ ...deadlines, work: (() => 7) as unknown as () => Promise<number> });
+    expect(plain).toEqual({ status: 'done', value: 7 });
+    expect(clock.sleepers()).toEqual([]);
+  });
+
   it('gives up on work that never settles at the idle deadline and aborts its signal', async () => {
     const clock = createManualClock(0);
     let seen: AbortSignal | undefined;

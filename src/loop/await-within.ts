@@ -180,12 +180,24 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     cancelWatch = watchDeadlines(clock, idleDeadline, wallDeadline, stop);
   }
   // The work starts in a microtask, as it always has: the caller gets its promise back first.
-  Promise.resolve()
-    .then(() => options.work(workController.signal))
-    .then(
+  queueMicrotask(() => {
+    let work: Promise<T>;
+    try {
+      work = options.work(workController.signal);
+    } catch (error) {
+      settle({ status: 'failed', error });
+      return;
+    }
+    // A caller's `work` written without `async` may hand back a plain value.
+    if (typeof (work as { then?: unknown } | undefined)?.then !== 'function') {
+      settle({ status: 'done', value: work as T });
+      return;
+    }
+    work.then(
       (value) => settle({ status: 'done', value }),
       (error: unknown) => settle({ status: 'failed', error }),
     );
+  });
   const outcome = await winner;
   if (watch) watch.waiter = undefined;
   else {
