@@ -25,7 +25,7 @@ describe('startTimer on the system clock', () => {
     expect(timeouts()).toBe(before);
   });
 
-  it('keeps no timer armed once every timer is cancelled, so nothing holds the process open', () => {
+  it('holds the process open with no timer once every timer is cancelled', () => {
     const before = timeouts();
     const cancels = Array.from({ length: 2_000 }, () => startTimer(systemClock, 60_000, () => undefined));
     expect(timeouts() - before).toBe(1);

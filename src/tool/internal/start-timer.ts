@@ -6,7 +6,8 @@
  * cancelled at every call and almost never fires, and calls of one duration end in about the order they
  * started, so a queue per duration (due times in start order, on the monotonic `performance.now()`)
  * with a single `setTimeout` armed for its first live entry replaces a `Timeout` object per call. A
- * queue with no live entry has no timer armed, so nothing keeps the process alive.
+ * queue whose entries are all gone keeps its timer armed but unreferenced, so nothing keeps the process
+ * alive, and the next call (a moment later, under load) takes the timer back with `ref()`.
  */
 
 import type { Clock } from '../../util/index.js';
@@ -35,6 +36,9 @@ interface Queue {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** When the armed timer fires. */
   armedAt: number;
+  /** The `setTimeout` and `clearTimeout` the timer was armed with. */
+  armedWith: typeof setTimeout;
+  clearWith: typeof clearTimeout;
 }
 
 const queues = new Map<number, Queue>();
@@ -42,11 +46,28 @@ const queues = new Map<number, Queue>();
 function queueTimer(ms: number, callback: () => void): () => void {
   let queue = queues.get(ms);
   if (queue === undefined) {
-    queue = { ms, entries: [], head: 0, timer: undefined, armedAt: 0 };
+    queue = {
+      ms,
+      entries: [],
+      head: 0,
+      timer: undefined,
+      armedAt: 0,
+      armedWith: setTimeout,
+      clearWith: clearTimeout,
+    };
     queues.set(ms, queue);
   }
   const entry: Entry = { at: performance.now() + Math.max(0, ms), callback };
   queue.entries.push(entry);
+  // The first live entry takes back the idle timer, unless `setTimeout` was replaced since it was armed
+  // (fake timers in a test): then that timer is dropped and one is armed with the current functions.
+  if (queue.timer !== undefined && queue.entries.length === 1) {
+    if (queue.armedWith === setTimeout) queue.timer.ref();
+    else {
+      queue.clearWith(queue.timer);
+      queue.timer = undefined;
+    }
+  }
   if (queue.timer === undefined) arm(queue, entry.at);
   const owner = queue;
   return () => {
@@ -63,8 +84,10 @@ function skipCancelled(queue: Queue): void {
   if (queue.head === entries.length) {
     entries.length = 0;
     queue.head = 0;
-    if (queue.timer !== undefined) clearTimeout(queue.timer);
-    queue.timer = undefined;
+    // The timer stays armed but no longer keeps the process alive: the next call, usually a moment away,
+    // takes it back instead of clearing one Node timer and setting another. Fired with nothing due, it
+    // is simply not armed again.
+    queue.timer?.unref();
   } else if (queue.head > 1024 && queue.head * 2 > entries.length) {
     entries.splice(0, queue.head);
     queue.head = 0;
@@ -73,6 +96,8 @@ function skipCancelled(queue: Queue): void {
 
 function arm(queue: Queue, at: number): void {
   queue.armedAt = at;
+  queue.armedWith = setTimeout;
+  queue.clearWith = clearTimeout;
   queue.timer = setTimeout(() => fire(queue), Math.max(0, Math.ceil(at - performance.now())));
 }
 

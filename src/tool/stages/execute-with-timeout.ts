@@ -39,25 +39,29 @@ export const executeWithTimeout: ToolStage = async (state) => {
   state.toolContent = true;
   state.retryAfterMs = undefined;
   const abort = createLazyAbort();
-  let stop!: (why: Stop) => void;
-  const stopped = new Promise<Stop>((resolve) => {
-    stop = resolve;
+  // One promise for the race between the tool and its stops, settled by whichever comes first: no
+  // `Promise.race`, no separate promise per stop, no handler to swallow a rejection that comes late.
+  let settle!: (outcome: Stop | { output: unknown }) => void;
+  let fail!: (error: unknown) => void;
+  const outcome = new Promise<Stop | { output: unknown }>((resolve, reject) => {
+    settle = resolve;
+    fail = reject;
   });
-  const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => stop('timeout'));
-  const stopWatching = outer ? onAbort(outer, () => stop('cancelled')) : undefined;
+  const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => settle('timeout'));
+  const stopWatching = outer ? onAbort(outer, () => settle('cancelled')) : undefined;
   try {
-    let work: Promise<unknown>;
     try {
       const execute = () => Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
       const observe = state.batch.observeExecution;
-      work = observe
+      const work = observe
         ? observe({ tool, input: state.input, callId: state.request.callId }, execute)
         : execute();
+      // A result or rejection after a stop is discarded: the outcome is settled already.
+      work.then((output) => settle({ output }), fail);
     } catch (error) {
-      work = Promise.reject(error);
+      fail(error);
     }
-    work.catch(() => undefined); // a rejection after a timeout is discarded, not unhandled
-    const settled = await Promise.race([work.then((output) => ({ output })), stopped]);
+    const settled = await outcome;
     if (settled === 'timeout' || settled === 'cancelled') {
       abortLazy(abort, settled === 'timeout' ? timeoutReason : cancelledReason);
       return settled === 'timeout'
