@@ -90,18 +90,33 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
   };
 
   /** One row per answer: written whole when the store can (`journalRecord`), else started and finished. */
-  const save = async (
+  const save = (
     slot: { key: string; callId: string },
     exists: boolean,
     answer: RecordedAnswer,
   ): Promise<void> => {
     const result = JSON.stringify({
-      ...answer,
+      fingerprint: answer.fingerprint,
       content: answer.content.map((part) => redactPart(part, redact)),
+      finishReason: answer.finishReason,
+      usage: answer.usage,
     });
-    const finish = () =>
-      store.journalFinish({ key: slot.key, status: 'succeeded', result, finishedAt: clock.now() });
+    const now = clock.now();
+    const finish = () => store.journalFinish({ key: slot.key, status: 'succeeded', result, finishedAt: now });
     if (exists) return finish();
+    if (!store.journalRecord) {
+      const started: JournalEntry = {
+        key: slot.key,
+        threadId,
+        callId: slot.callId,
+        toolName: modelAnswerToolName,
+        argsHash: answer.fingerprint,
+        idempotent: true,
+        status: 'started',
+        startedAt: now,
+      };
+      return store.journalStart(started).then(finish);
+    }
     const entry = {
       key: slot.key,
       threadId,
@@ -109,17 +124,13 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
       toolName: modelAnswerToolName,
       argsHash: answer.fingerprint,
       idempotent: true,
-      startedAt: clock.now(),
+      status: 'succeeded' as const,
+      startedAt: now,
+      finishedAt: now,
+      result,
     };
-    if (!store.journalRecord) {
-      await store.journalStart({ ...entry, status: 'started' });
-      return finish();
-    }
-    const stored = await store.journalRecord(
-      Object.assign(entry, { status: 'succeeded' as const, finishedAt: clock.now(), result }),
-    );
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
-    if (stored.result !== result) await finish();
+    return store.journalRecord(entry).then((stored) => (stored.result !== result ? finish() : undefined));
   };
 
   const model: LanguageModelV3 = {

@@ -8,6 +8,7 @@ import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3FunctionTool,
+  LanguageModelV3GenerateResult,
   LanguageModelV3Prompt,
   LanguageModelV3StreamPart,
   LanguageModelV3Usage,
@@ -19,6 +20,8 @@ export interface ModelToolCall {
   toolName: string;
   /** The argument text exactly as the model produced it. */
   input: string;
+  /** The arguments read as JSON, once the loop has checked that they parse (read-only). */
+  parsed?: unknown;
 }
 
 export interface ModelResponse {
@@ -76,7 +79,7 @@ export async function invokeModel(options: CallModelOptions): Promise<ModelCallO
       const failure = await streamModel(options, call, response, progress);
       if (failure)
         return { ok: false, error: failure.error, delivered: progress.delivered, partial: response };
-    } else await generateModel(options.model, call, response);
+    } else readGenerated(await options.model.doGenerate(call), response);
     return { ok: true, response };
   } catch (error) {
     return { ok: false, error, delivered: progress.delivered, partial: response };
@@ -97,12 +100,8 @@ export function toModelError(phase: string, error: unknown): ModelError {
   return new ModelError({ phase, message: `The model call failed: ${message}`, cause: error });
 }
 
-async function generateModel(
-  model: LanguageModelV3,
-  call: LanguageModelV3CallOptions,
-  response: ModelResponse,
-): Promise<void> {
-  const result = await model.doGenerate(call);
+/** Assembles a `doGenerate` result into the response (awaited by the caller: one async frame less per call). */
+function readGenerated(result: LanguageModelV3GenerateResult, response: ModelResponse): void {
   for (const part of result.content) {
     if (part.type === 'text') response.text += part.text;
     else if (part.type === 'reasoning') response.reasoning += part.text;

@@ -5,11 +5,15 @@
  */
 import { canonicalJson } from '../util/index.js';
 
-/** A call's identity: tool name plus canonical JSON arguments (raw text when they do not parse). */
-export function callSignature(toolName: string, input: string): string {
+/**
+ * A call's identity: tool name plus canonical JSON arguments (raw text when they do not parse).
+ * `parsed`, when given, is `input` already parsed, and is not parsed again.
+ */
+export function callSignature(toolName: string, input: string, parsed?: unknown): string {
   const text = input.trim();
   let args = text;
   if (text === '') args = '{}';
+  else if (parsed !== undefined) args = canonicalJson(parsed) ?? text;
   else {
     try {
       args = canonicalJson(JSON.parse(text)) ?? text;

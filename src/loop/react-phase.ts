@@ -171,7 +171,8 @@ function describeUnparseable(response: ModelResponse, mode: ReactMode): string |
     const text = call.input.trim();
     if (text === '') continue;
     try {
-      JSON.parse(text);
+      // Kept for the loop's repeat detection, which would parse the same text again.
+      call.parsed = JSON.parse(text);
     } catch (error) {
       return (
         `The arguments of your call to ${call.toolName} are not valid JSON (${(error as Error).message}). ` +

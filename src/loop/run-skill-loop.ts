@@ -288,7 +288,12 @@ async function runCalls(
 function readCalls(run: SkillRun, response: ModelResponse): { calls: StepCall[]; viaText: boolean } {
   if (response.toolCalls.length > 0)
     return {
-      calls: response.toolCalls.map((c) => ({ callId: c.toolCallId, toolName: c.toolName, input: c.input })),
+      calls: response.toolCalls.map((c) => ({
+        callId: c.toolCallId,
+        toolName: c.toolName,
+        input: c.input,
+        parsed: c.parsed,
+      })),
       viaText: false,
     };
   if (!run.parseTextToolCalls || response.text.trim() === '') return { calls: [], viaText: false };

@@ -33,7 +33,8 @@ export function assistantMessage(
         type: 'tool-call',
         toolCallId: call.toolCallId,
         toolName: call.toolName,
-        input: parseLoose(call.input),
+        // The arguments as the react phase read them, else read here.
+        input: call.parsed !== undefined ? call.parsed : parseLoose(call.input),
       });
     }
   }

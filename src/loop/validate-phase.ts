@@ -77,7 +77,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     }
     const counted = recordCall(
       run.state.callCounts,
-      callSignature(call.toolName, call.input),
+      callSignature(call.toolName, call.input, call.parsed),
       run.limits.repeatedCallLimit,
     );
     run.state.callCounts = counted.counts;

@@ -27,7 +27,8 @@ export type TextToolCall =
   | { toolName: string; problem: string; callId?: string };
 
 /** One call of a step; `problem` marks a call written in text that could not be read. */
-export type StepCall = ToolCallRequest & { problem?: string };
+/** `parsed`: the arguments as JSON when the react phase read them already (read-only). */
+export type StepCall = ToolCallRequest & { problem?: string; parsed?: unknown };
 
 export interface SkillRun {
   model: LanguageModelV3;
