@@ -147,6 +147,21 @@ describe('executeToolBatch', () => {
     expect(results[1]?.contextText).toContain('The tool pipeline failed: stage bug [REDACTED:openai-key]');
   });
 
+  it('turns a stage whose promise rejects into a server_error result too', async () => {
+    const tool = defineTool({ name: 't', description: 'T.', input, execute: ({ n }) => n });
+    const broken: ToolStage = async (state, next) => {
+      if (state.request.callId === 'b') throw new Error('late stage bug');
+      return next(state);
+    };
+    const results = await executeToolBatch(
+      [call('t', { n: 1 }, 'a'), call('t', { n: 2 }, 'b')],
+      createTestContext([tool]),
+      { stages: [broken, ...defaultToolStages] },
+    );
+    expect(results.map((r) => r.status)).toEqual(['success', 'error']);
+    expect(results[1]?.contextText).toContain('The tool pipeline failed: late stage bug');
+  });
+
   it('answers an empty batch with no results', async () => {
     expect(await executeToolBatch([], createTestContext([]))).toEqual([]);
   });
