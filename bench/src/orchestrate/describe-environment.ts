@@ -11,6 +11,10 @@ export interface Machine {
   memoryGiB: number;
   loadAverage: number[];
   time: string;
+  /** The kernel's clock source (`tsc`, `kvm-clock`, `hpet` …), when Linux says. */
+  clockSource?: string;
+  /** Nanoseconds per `Date.now()`, measured here: a clock read that leaves the vDSO is a system call. */
+  clockReadNs: number;
 }
 
 export function readMachine(): Machine {
@@ -22,7 +26,28 @@ export function readMachine(): Machine {
     memoryGiB: Math.round(totalmem() / 2 ** 30),
     loadAverage: loadavg().map((l) => Math.round(l * 100) / 100),
     time: new Date().toISOString(),
+    ...readClockSource(),
+    clockReadNs: measureClockRead(),
   };
+}
+
+function readClockSource(): { clockSource?: string } {
+  try {
+    const source = readFileSync('/sys/devices/system/clocksource/clocksource0/current_clocksource', 'utf8');
+    return { clockSource: source.trim() };
+  } catch {
+    return {};
+  }
+}
+
+/** The agent reads the clock about a dozen times per step, so a slow clock shows in its figures. */
+function measureClockRead(): number {
+  const reads = 200_000;
+  let sink = 0;
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < reads; i++) sink += Date.now() & 1;
+  const ns = Number(process.hrtime.bigint() - start) / reads;
+  return Math.round(ns * 10 + (sink & 0)) / 10;
 }
 
 export interface Versions {

@@ -84,6 +84,11 @@ function renderEnvironment(input: ReportInput): string {
     ['Node.js', before.node],
     ['CPU', `${before.cpuModel}, ${before.cores} cores, ${before.memoryGiB} GiB`],
     [
+      'clock',
+      `${before.clockSource ?? 'clock source unknown'}; \`Date.now()\` ${before.clockReadNs ?? '?'} ns per read ` +
+        '(flowstack reads the clock about a dozen times per step; a clock source outside the vDSO makes each read a system call)',
+    ],
+    [
       'load average (1, 5, 15 min)',
       `${before.loadAverage.join(', ')} at the start; ${after.loadAverage.join(', ')} at the end ` +
         '(other work on the machine adds noise to every framework alike; the runs are interleaved)',
