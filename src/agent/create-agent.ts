@@ -170,11 +170,8 @@ export function createAgent(options: AgentOptions): Agent {
     return loaded;
   }
 
-  async function runTurn(
-    sendOptions: LeasedSend,
-    loaded: LoadedThread,
-    input: TurnInput,
-  ): Promise<TurnResult> {
+  /** Not `async`: the turn's steps are awaited by a reaction, without a frame of this function kept per turn. */
+  function runTurn(sendOptions: LeasedSend, loaded: LoadedThread, input: TurnInput): Promise<TurnResult> {
     const { threadId } = sendOptions;
     const turnId = 'interrupted' in input ? input.interrupted.turnId : ids('turn');
     const telemetry = createTurnTelemetry({
@@ -189,14 +186,16 @@ export function createAgent(options: AgentOptions): Agent {
       wantsProgress: () => bus.wantsProgress(threadId),
       recordContent: options.telemetry?.recordContent === true,
     });
-    try {
-      const result = await runTurnSteps(sendOptions, loaded, turnId, telemetry, input);
-      telemetry.end({ status: result.status });
-      return result;
-    } catch (error) {
-      telemetry.end({ status: 'failed', error });
-      throw error;
-    }
+    return runTurnSteps(sendOptions, loaded, turnId, telemetry, input).then(
+      (result) => {
+        telemetry.end({ status: result.status });
+        return result;
+      },
+      (error: unknown) => {
+        telemetry.end({ status: 'failed', error });
+        throw error;
+      },
+    );
   }
 
   async function runTurnSteps(

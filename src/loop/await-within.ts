@@ -139,7 +139,17 @@ export function createWithinWatch(options: {
  * clock's `setTimer` when it has one, else `sleep` with a signal that is aborted once the race is decided.
  * With `watch`, the deadlines, clock and stop signal are the watch's, and it watches them for every call.
  */
-export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
+export function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
+  // Not `async`: the caller awaits a reaction on the race, and no frame of this function is kept while
+  // the work runs (one per skill run waiting on its model or its tools).
+  try {
+    return within(options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+function within<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
   const shared = 'watch' in options ? (options.watch as WatchState) : undefined;
   const {
     clock,
@@ -151,14 +161,14 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
   // A closed watch (its run ended, yet a call came after) no longer watches: the call watches for itself.
   const watch = shared?.closed === false ? shared : undefined;
   if (signal?.aborted || stopSource?.stopped)
-    return { status: 'stopped', reason: 'user-stop', started: false };
+    return Promise.resolve({ status: 'stopped', reason: 'user-stop', started: false });
   const before = clock.now();
   if (before >= Math.min(idleDeadline(), wallDeadline))
-    return {
+    return Promise.resolve({
       status: 'stopped',
       reason: before >= wallDeadline ? 'wall-time' : 'idle',
       started: false,
-    };
+    });
   const workController = options.controller ? options.controller() : new AbortController();
   let settle!: (outcome: WithinOutcome<T>) => void;
   const winner = new Promise<WithinOutcome<T>>((resolve) => {
@@ -198,18 +208,19 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
       (error: unknown) => settle({ status: 'failed', error }),
     );
   });
-  const outcome = await winner;
-  if (watch) watch.waiter = undefined;
-  else {
-    cancelWatch?.();
-    if (onStop) signal?.removeEventListener('abort', onStop);
-    unwatchStop?.();
-  }
-  if (outcome.status === 'stopped' && !workController.signal.aborted)
-    workController.abort(new Error(`stopped: ${outcome.reason}`));
-  if (outcome.status === 'failed' && (signal?.aborted || stopSource?.stopped))
-    return { status: 'stopped', reason: 'user-stop', started: true };
-  return outcome;
+  return winner.then((outcome): WithinOutcome<T> => {
+    if (watch) watch.waiter = undefined;
+    else {
+      cancelWatch?.();
+      if (onStop) signal?.removeEventListener('abort', onStop);
+      unwatchStop?.();
+    }
+    if (outcome.status === 'stopped' && !workController.signal.aborted)
+      workController.abort(new Error(`stopped: ${outcome.reason}`));
+    if (outcome.status === 'failed' && (signal?.aborted || stopSource?.stopped))
+      return { status: 'stopped', reason: 'user-stop', started: true };
+    return outcome;
+  });
 }
 
 /**

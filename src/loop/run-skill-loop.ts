@@ -107,21 +107,31 @@ export interface SkillLoopResult {
  *   complexity: 'simple', parentId: flow.id,
  * });
  */
-export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopResult> {
-  const run = createRun(options);
-  let outcome: SkillOutcome;
+export function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopResult> {
+  let run: SkillRun;
   try {
-    outcome = await loop(run);
+    run = createRun(options);
   } catch (error) {
-    // A defect in the loop itself still ends the skill with an outcome rather than an exception.
-    outcome = gracefulFailure({
-      state: run.state,
-      category: 'server_error',
-      headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
-    });
-  } finally {
-    run.watch?.close();
+    return Promise.reject(error);
   }
+  // Not `async`: the loop is awaited by a reaction, so no frame of this function is kept per run.
+  return loop(run).then(
+    (outcome) => finishRun(run, outcome),
+    // A defect in the loop itself still ends the skill with an outcome rather than an exception.
+    (error: unknown) =>
+      finishRun(
+        run,
+        gracefulFailure({
+          state: run.state,
+          category: 'server_error',
+          headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
+        }),
+      ),
+  );
+}
+
+function finishRun(run: SkillRun, outcome: SkillOutcome): SkillLoopResult {
+  run.watch?.close();
   const result: SkillLoopResult = {
     outcome,
     messages: run.messages,

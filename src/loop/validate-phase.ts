@@ -113,14 +113,13 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     const within = await awaitWithin({
       watch: watchOf(run),
       controller: () => sharedController(run),
-      work: async (signal) => {
-        // The work's signal follows the run's already: link the batch's only when it is another one.
-        const linked = linkSignals([signal, run.batch.signal === run.signal ? undefined : run.batch.signal]);
-        try {
-          return await executeToolBatch(toRun, stepBatch(run, tools, linked.signal));
-        } finally {
-          linked.release();
-        }
+      work: (signal) => {
+        // The work's signal follows the run's already: link the batch's only when it is another one, and
+        // only then wait in a frame of its own to release the link.
+        if (run.batch.signal === run.signal || run.batch.signal === undefined)
+          return executeToolBatch(toRun, stepBatch(run, tools, signal));
+        const linked = linkSignals([signal, run.batch.signal]);
+        return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
       },
     });
     if (within.status === 'done') {
