@@ -74,12 +74,29 @@ export interface ExecuteToolBatchOptions {
  *     maxContextChars: 1_500, redact: { text: redactSecrets, value: redactValue } },
  * );
  */
-export async function executeToolBatch(
+export function executeToolBatch(
   calls: readonly ToolCallRequest[],
   context: ToolBatchContext,
   options: ExecuteToolBatchOptions = {},
 ): Promise<ToolCallResult[]> {
   const stages = options.stages ?? defaultToolStages;
+  // The usual step asks for one call: it is run without a frame of this function waiting on it.
+  if (calls.length === 1) {
+    const state = createToolCallState(calls[0] as ToolCallRequest, context);
+    return runCall(stages, state, new Set()).then((result) => {
+      const results = [result];
+      markTaint([state], results, context);
+      return results;
+    });
+  }
+  return executeCalls(calls, context, stages);
+}
+
+async function executeCalls(
+  calls: readonly ToolCallRequest[],
+  context: ToolBatchContext,
+  stages: readonly ToolStage[],
+): Promise<ToolCallResult[]> {
   const states = calls.map((request) => createToolCallState(request, context));
   const results: ToolCallResult[] = new Array(calls.length);
   const seen = new Set<string>();

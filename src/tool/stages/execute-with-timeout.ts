@@ -26,21 +26,23 @@ const cancelledReason = new Error('cancelled');
  * `server_error`. Text output starting with `Error:` is taken as the tool reporting a failure, and
  * `suspendToolCall(reason)` as the tool waiting for a human (a `feedback` suspension).
  */
-export const executeWithTimeout: ToolStage = async (state) => {
+export const executeWithTimeout: ToolStage = (state) => {
   const tool = state.tool;
-  if (!tool) return errorResult(state, 'not_found', 'No tool was resolved.');
+  if (!tool) return Promise.resolve(errorResult(state, 'not_found', 'No tool was resolved.'));
   if (state.reconciled) {
     state.toolContent = true;
-    return successResult(state, state.reconciled.output);
+    return Promise.resolve(successResult(state, state.reconciled.output));
   }
   const outer = state.batch.signal;
-  if (outer?.aborted) return errorResult(state, 'timeout', 'The call was cancelled before it ran.', false);
+  if (outer?.aborted)
+    return Promise.resolve(errorResult(state, 'timeout', 'The call was cancelled before it ran.', false));
   state.attempts += 1;
   state.toolContent = true;
   state.retryAfterMs = undefined;
   const abort = createLazyAbort();
   // One promise for the race between the tool and its stops, settled by whichever comes first: no
   // `Promise.race`, no separate promise per stop, no handler to swallow a rejection that comes late.
+  // Not `async`: while the tool runs, only this promise and its reaction wait, not a frame.
   let settle!: (outcome: Stop | { output: unknown }) => void;
   let fail!: (error: unknown) => void;
   const outcome = new Promise<Stop | { output: unknown }>((resolve, reject) => {
@@ -50,43 +52,55 @@ export const executeWithTimeout: ToolStage = async (state) => {
   const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => settle('timeout'));
   const stopWatching = outer ? onAbort(outer, () => settle('cancelled')) : undefined;
   try {
-    try {
-      const execute = () => Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
-      const observe = state.batch.observeExecution;
-      const work = observe
-        ? observe({ tool, input: state.input, callId: state.request.callId }, execute)
-        : execute();
-      // A result or rejection after a stop is discarded: the outcome is settled already.
-      work.then((output) => settle({ output }), fail);
-    } catch (error) {
-      fail(error);
-    }
-    const settled = await outcome;
-    if (settled === 'timeout' || settled === 'cancelled') {
-      abortLazy(abort, settled === 'timeout' ? timeoutReason : cancelledReason);
-      return settled === 'timeout'
-        ? errorResult(
-            state,
-            'timeout',
-            `The tool did not finish within ${tool.timeoutMs} ms.`,
-            tool.idempotent,
-          )
-        : errorResult(state, 'timeout', 'The call was cancelled.', false);
-    }
-    const output = settled.output;
-    if (isToolSuspension(output)) return feedbackRequest(state, output.reason, output.feedback);
-    if (typeof output === 'string' && /^\s*error:/i.test(output)) {
-      const message = output.trim().slice(6).trim() || 'The tool reported an error.';
-      return errorResult(state, 'server_error', message);
-    }
-    return successResult(state, output);
+    const execute = () => Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
+    const observe = state.batch.observeExecution;
+    const work = observe
+      ? observe({ tool, input: state.input, callId: state.request.callId }, execute)
+      : execute();
+    // A result or rejection after a stop is discarded: the outcome is settled already.
+    work.then((output) => settle({ output }), fail);
   } catch (error) {
-    return thrownResult(state, error);
-  } finally {
-    cancelTimer();
-    stopWatching?.();
+    fail(error);
   }
+  return outcome.then(
+    (settled) => {
+      cancelTimer();
+      stopWatching?.();
+      try {
+        return resultOf(state, tool, abort, settled);
+      } catch (error) {
+        return thrownResult(state, error);
+      }
+    },
+    (error: unknown) => {
+      cancelTimer();
+      stopWatching?.();
+      return thrownResult(state, error);
+    },
+  );
 };
+
+/** The call's result from how the race ended: a stop, or what the tool returned. */
+function resultOf(
+  state: ToolCallState,
+  tool: { timeoutMs: number; idempotent: boolean },
+  abort: LazyAbort,
+  settled: Stop | { output: unknown },
+): ToolCallResult {
+  if (settled === 'timeout' || settled === 'cancelled') {
+    abortLazy(abort, settled === 'timeout' ? timeoutReason : cancelledReason);
+    return settled === 'timeout'
+      ? errorResult(state, 'timeout', `The tool did not finish within ${tool.timeoutMs} ms.`, tool.idempotent)
+      : errorResult(state, 'timeout', 'The call was cancelled.', false);
+  }
+  const output = settled.output;
+  if (isToolSuspension(output)) return feedbackRequest(state, output.reason, output.feedback);
+  if (typeof output === 'string' && /^\s*error:/i.test(output)) {
+    const message = output.trim().slice(6).trim() || 'The tool reported an error.';
+    return errorResult(state, 'server_error', message);
+  }
+  return successResult(state, output);
+}
 
 function contextOf(state: ToolCallState, abort: LazyAbort): ToolExecutionContext {
   return createExecutionContext(
