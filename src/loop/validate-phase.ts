@@ -45,16 +45,29 @@ function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: Abor
   return batch;
 }
 
+/** The empty set of a step where no call was repeated or not offered (never changed: typed read-only). */
+const none: ReadonlySet<string> = new Set();
+
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
-export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
+export function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
+  try {
+    return validate(run, calls);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** Not `async`: while the tools run, a reaction on the batch waits, not a frame of this function. */
+function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
   const answered = new Map<string, ToolCallResult>();
-  const repeated = new Set<string>();
-  const notOffered = new Set<string>();
+  // Made when a call needs them: a step whose calls all run keeps none while its tools work.
+  let repeated: Set<string> | undefined;
+  let notOffered: Set<string> | undefined;
   const toRun: ToolCallRequest[] = [];
-  const withdrawn = new Set(run.state.breaker.withdrawn);
+  const withdrawn = run.state.breaker.withdrawn;
   for (const call of calls) {
     emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
-    if (!run.tools.has(call.toolName)) notOffered.add(call.callId);
+    if (!run.tools.has(call.toolName)) notOffered = withId(notOffered, call.callId);
     if (call.problem !== undefined) {
       answered.set(
         call.callId,
@@ -62,8 +75,8 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       );
       continue;
     }
-    if (withdrawn.has(call.toolName)) {
-      notOffered.add(call.callId);
+    if (withdrawn.length > 0 && withdrawn.includes(call.toolName)) {
+      notOffered = withId(notOffered, call.callId);
       const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
       answered.set(
         call.callId,
@@ -82,7 +95,7 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     );
     run.state.callCounts = counted.counts;
     if (counted.repeated) {
-      repeated.add(call.callId);
+      repeated = withId(repeated, call.callId);
       emit(run, {
         type: 'repeated-call',
         callId: call.callId,
@@ -106,22 +119,31 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
     });
   }
-  let stopped: StopReason | undefined;
-  if (toRun.length > 0) {
-    const tools =
-      withdrawn.size === 0 ? run.tools : new Map([...run.tools].filter(([name]) => !withdrawn.has(name)));
-    const within = await awaitWithin({
-      watch: watchOf(run),
-      controller: () => sharedController(run),
-      work: (signal) => {
-        // The work's signal follows the run's already: link the batch's only when it is another one, and
-        // only then wait in a frame of its own to release the link.
-        if (run.batch.signal === run.signal || run.batch.signal === undefined)
-          return executeToolBatch(toRun, stepBatch(run, tools, signal));
-        const linked = linkSignals([signal, run.batch.signal]);
-        return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
-      },
-    });
+  const finish = (stopped: StopReason | undefined): ValidateResult => {
+    const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
+    for (const result of results) emit(run, { type: 'tool-result', result });
+    const outcome: ValidateResult = { results, repeated: repeated ?? none, notOffered: notOffered ?? none };
+    if (stopped) outcome.stopped = stopped;
+    return outcome;
+  };
+  if (toRun.length === 0) return Promise.resolve(finish(undefined));
+  const tools =
+    withdrawn.length === 0
+      ? run.tools
+      : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
+  return awaitWithin({
+    watch: watchOf(run),
+    controller: () => sharedController(run),
+    work: (signal) => {
+      // The work's signal follows the run's already: link the batch's only when it is another one, and
+      // only then wait in a frame of its own to release the link.
+      if (run.batch.signal === run.signal || run.batch.signal === undefined)
+        return executeToolBatch(toRun, stepBatch(run, tools, signal));
+      const linked = linkSignals([signal, run.batch.signal]);
+      return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
+    },
+  }).then((within) => {
+    let stopped: StopReason | undefined;
     if (within.status === 'done') {
       touch(run);
       for (const result of within.value) answered.set(result.callId, result);
@@ -130,12 +152,15 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
       if (answered.has(call.callId)) continue;
       answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
     }
-  }
-  const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
-  for (const result of results) emit(run, { type: 'tool-result', result });
-  const outcome: ValidateResult = { results, repeated, notOffered };
-  if (stopped) outcome.stopped = stopped;
-  return outcome;
+    return finish(stopped);
+  });
+}
+
+/** `set` with `id` added; a new set when there was none. */
+function withId(set: Set<string> | undefined, id: string): Set<string> {
+  const ids = set ?? new Set<string>();
+  ids.add(id);
+  return ids;
 }
 
 function loopError(

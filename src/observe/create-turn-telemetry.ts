@@ -87,7 +87,10 @@ interface Scope {
   id: string;
   name: string;
   span: Span;
+  /** The span's context; the parent's when nothing is recorded (no child span is ever started then). */
   context: Context;
+  /** Set for scopes opened by `startFlow` and `startPlanItem`, which `end` closes if still open. */
+  handle?: TelemetryScope;
 }
 
 const contentCap = 4_000;
@@ -111,8 +114,8 @@ class TurnTelemetryRecorder implements TurnTelemetry {
   private readonly scopes: Scope[];
   /** An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then. */
   private readonly recording: boolean;
-  private readonly openCalls = new Set<ModelCallRecord>();
-  private readonly scopeHandles = new Map<Scope, TelemetryScope>();
+  /** Made at the first reported model call: a turn that records and publishes nothing never needs it. */
+  private openCalls: Set<ModelCallRecord> | undefined;
   private ended = false;
 
   constructor(options: TurnTelemetryOptions) {
@@ -131,15 +134,15 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       { kind: SpanKind.INTERNAL, attributes },
       parentContext,
     );
+    this.recording = turnSpan.isRecording();
     this.turn = {
       kind: 'turn',
       id: options.turnId,
       name: options.agentName,
       span: turnSpan,
-      context: trace.setSpan(parentContext, turnSpan),
+      context: this.recording ? trace.setSpan(parentContext, turnSpan) : parentContext,
     };
     this.scopes = [this.turn];
-    this.recording = turnSpan.isRecording();
     this.observeTool = (call, execute) =>
       // Nothing to record and no one listening: the execution runs as it is, with no frame around it.
       !this.recording && !this.wanted() ? settle(execute) : this.observeToolCall(call, execute);
@@ -193,10 +196,9 @@ class TurnTelemetryRecorder implements TurnTelemetry {
   end(result: { status: string; error?: unknown }): void {
     if (this.ended) return;
     this.ended = true;
-    for (const record of [...this.openCalls])
+    for (const record of [...(this.openCalls ?? [])])
       record.fail(new Error('The turn ended before the model call did.'));
-    for (const scope of this.scopes.slice(1).reverse())
-      this.scopeHandles.get(scope)?.end({ status: 'interrupted' });
+    for (const scope of this.scopes.slice(1).reverse()) scope.handle?.end({ status: 'interrupted' });
     const turnSpan = this.turn.span;
     turnSpan.setAttribute(fs.turnStatus, result.status);
     if (result.error !== undefined) this.fail(turnSpan, result.error);
@@ -268,7 +270,14 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     const scopes = this.scopes;
     const parent = scopes.at(-1) ?? this.turn;
     const span = this.startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
-    const scope: Scope = { kind, id, name, span, context: trace.setSpan(parent.context, span) };
+    const scope: Scope = {
+      kind,
+      id,
+      name,
+      span,
+      context: this.recording ? trace.setSpan(parent.context, span) : parent.context,
+      handle: undefined,
+    };
     scopes.push(scope);
     let done = false;
     const handle: TelemetryScope = {
@@ -283,7 +292,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
         span.end();
       },
     };
-    this.scopeHandles.set(scope, handle);
+    scope.handle = handle;
     return handle;
   }
 
@@ -345,7 +354,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       end: (result) => {
         if (done) return;
         done = true;
-        this.openCalls.delete(record);
+        this.openCalls?.delete(record);
         if (this.recording)
           span.setAttributes({
             [genAi.responseFinishReasons]: [result.finishReason],
@@ -363,13 +372,14 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       fail: (error) => {
         if (done) return;
         done = true;
-        this.openCalls.delete(record);
+        this.openCalls?.delete(record);
         this.fail(span, error);
         span.end();
         const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
         if (this.wanted()) this.progress('model-stream-error', Object.assign({}, base, { message }), parent);
       },
     };
+    this.openCalls ??= new Set();
     this.openCalls.add(record);
     return record;
   }
