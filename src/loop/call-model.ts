@@ -73,13 +73,18 @@ export async function invokeModel(options: CallModelOptions): Promise<ModelCallO
   if (options.maxOutputTokens) call.maxOutputTokens = options.maxOutputTokens;
   if (options.signal) call.abortSignal = options.signal;
   const response = emptyResponse();
+  if (!options.stream) {
+    try {
+      readGenerated(await options.model.doGenerate(call), response);
+      return { ok: true, response };
+    } catch (error) {
+      return { ok: false, error, delivered: false, partial: response };
+    }
+  }
   const progress = { delivered: false };
   try {
-    if (options.stream) {
-      const failure = await streamModel(options, call, response, progress);
-      if (failure)
-        return { ok: false, error: failure.error, delivered: progress.delivered, partial: response };
-    } else readGenerated(await options.model.doGenerate(call), response);
+    const failure = await streamModel(options, call, response, progress);
+    if (failure) return { ok: false, error: failure.error, delivered: progress.delivered, partial: response };
     return { ok: true, response };
   } catch (error) {
     return { ok: false, error, delivered: progress.delivered, partial: response };

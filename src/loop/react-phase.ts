@@ -32,6 +32,10 @@ export type ReactResult =
   | { kind: 'failed'; error: unknown; partial: ModelResponse }
   | { kind: 'stopped'; reason: StopReason };
 
+/** The labels of a step's model call, shared by every call (the model call copies them). */
+const actLabels: Readonly<Record<string, string>> = Object.freeze({ step: 'act' });
+const reflectLabels: Readonly<Record<string, string>> = Object.freeze({ step: 'reflect' });
+
 /** Calls the model for the next step, with the generic retries; counts one iteration. */
 export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactResult> {
   const tools = mode === 'act' ? offeredModelTools(run) : [];
@@ -52,7 +56,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
           prompt,
           phase: 'skill',
           ...(run.flow ? { flow: run.flow } : {}),
-          labels: { step: mode },
+          labels: mode === 'act' ? actLabels : reflectLabels,
           tools,
           stream: run.stream,
           maxOutputTokens: run.state.maxOutputTokens,

@@ -242,15 +242,21 @@ async function runCalls(
   response: ModelResponse,
   step: { calls: StepCall[]; viaText: boolean },
 ): Promise<SkillOutcome | undefined> {
-  const finishes = step.calls.filter((c) => c.toolName === finishSkillToolName);
-  const others = step.calls.filter((c) => c.toolName !== finishSkillToolName);
+  const finishing = step.calls.some((c) => c.toolName === finishSkillToolName);
+  const finishes = finishing ? step.calls.filter((c) => c.toolName === finishSkillToolName) : [];
+  const others = finishing ? step.calls.filter((c) => c.toolName !== finishSkillToolName) : step.calls;
   const validated = await validatePhase(run, others);
   const suspended = validated.results.find((r) => r.status === 'suspended');
-  const settled = await settleFinishCalls(run, finishes, validated);
-  const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
-  for (const r of settled.results) results.set(r.callId, r);
-  const accepted = settled.accepted;
-  const ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
+  // A step without `finish_skill` (most of them) has its results in call order already.
+  let ordered = validated.results;
+  let accepted: SkillOutcome | undefined;
+  if (finishing) {
+    const settled = await settleFinishCalls(run, finishes, validated);
+    const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
+    for (const r of settled.results) results.set(r.callId, r);
+    accepted = settled.accepted;
+    ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
+  }
   if (step.viaText) {
     run.messages.push(assistantMessage({ text: response.text, toolCalls: [] }));
     run.messages.push(textToolResultsMessage(ordered));
