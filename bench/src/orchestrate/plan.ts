@@ -84,8 +84,9 @@ export function createPlan(options: {
     minRuns: quick ? 1 : 2,
     heapRuns: 2,
     steps,
-    warmupSteps: 2_000,
-    warmupMaxMs: quick ? 1_000 : 1_500,
+    // Long enough that flowstack's figure no longer falls while it is measured (bench/README.md).
+    warmupSteps: quick ? 2_000 : 20_000,
+    warmupMaxMs: quick ? 1_000 : 3_000,
     iterations: (k) => (k >= 100 ? 30 : 80),
     maxMsPerProcess: quick ? 1_000 : 1_500,
     parallelRuns: quick ? 1 : 2,
