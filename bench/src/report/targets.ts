@@ -14,32 +14,26 @@ export interface TargetResult {
 
 export const gaps = {
   quarterOfFastestPeer:
-    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component tools, " +
-    "validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the agent's tools are " +
-    'no longer wrapped for telemetry at every turn, docs/decisions/0033; the objects of each turn and step keep ' +
-    'shared hidden classes and a run shares one abort controller across its steps, docs/decisions/0034; a turn no ' +
-    'longer makes a timer and an abort signal for its lease, docs/decisions/0037). Per turn: the ' +
-    'thread is leased (a store row, renewed by one heartbeat per agent), loaded and its snapshot decoded and schema-checked; the ' +
-    'turn is saved twice — its in-flight record before the first model call, so that a crashed turn can be replayed ' +
-    '(docs/decisions/0017), and its result — each save schema-checking and encoding the snapshot and serializing the ' +
-    "observations; routing, the flow stack and its per-turn diff. Per step: the model's answer is journaled before " +
-    'it is used (one row; docs/decisions/0027), the tool call passes the whole pipeline (parse and validate the ' +
-    'arguments against JSON Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction ' +
-    'of the result, output validation, the timeout), and the step becomes history rows and observations. Trimming ' +
-    'will not close it: `runSkillLoop` alone, with the tool pipeline and the same scripted model but without the ' +
-    'agent around it (no routing, commits, telemetry or answer journal), already takes about 35 µs of wall time ' +
-    'and 54 µs of CPU time per step at K = 10 with the memory store on a machine where the peer takes about 170 µs (`node ' +
-    'probes/loop-alone.mjs 10 store` in `bench/`), above a quarter of the peer before the agent adds anything. Its ' +
-    'profile is flat (no function above 5 % but the garbage collector), and no single piece is the cost: a timer ' +
-    'and an abort listener per model call, tool batch and tool call (now one per run, and one Node timer per tool ' +
-    'timeout length, docs/decisions/0036) changed this figure by less than the run-to-run noise, though they ' +
-    'weighed on 1,000 concurrent sessions. To close it, the step itself has to be rebuilt with fewer layers ' +
-    'and allocations: one awaited execute per call with the pipeline stages as plain pre- and post-checks instead ' +
-    'of ~18 nested stages, the prompt kept as one append-only array; and around it, save the in-flight record with ' +
-    'the first journal write instead of a commit of its own (one snapshot save per turn); keep the per-turn closures ' +
-    '(telemetry, answer recorder, deadlines) on agent-level objects with a small per-turn record. The ratio also ' +
-    "depends on the machine more than the others: the same code measured 0.45× on a 2-core AMD EPYC (the peer's " +
-    'loop at 728 µs of CPU per step) and 0.56–0.59× on a 2-core Intel Xeon (the peer at 146–148 µs), two runs each.',
+    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component " +
+    'tools, validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the ' +
+    "agent's tools are no longer wrapped for telemetry at every turn, docs/decisions/0033; the objects of " +
+    'each turn and step keep shared hidden classes and a run shares one abort controller across its steps, ' +
+    'docs/decisions/0034; a turn no longer makes a timer and an abort signal for its lease, ' +
+    'docs/decisions/0037; a turn begun here skips the journal read before each call, and the per-call path ' +
+    'waits on reactions instead of async frames, docs/decisions/0038). Per turn: the thread is leased, ' +
+    'loaded, its snapshot decoded and schema-checked; the turn is saved twice (its in-flight record before ' +
+    'the first model call, docs/decisions/0017, and its result), each save schema-checking and encoding the ' +
+    'snapshot and serializing the observations; routing, the flow stack and its per-turn diff. Per step: the ' +
+    "model's answer is journaled before it is used (docs/decisions/0027), the tool call passes the whole " +
+    'pipeline (arguments parsed and validated against JSON Schema, a journal start row with a SHA-256 of the ' +
+    'arguments and a result row, redaction, output validation, the timeout), and the step becomes history ' +
+    'rows and observations. The figure depends on the warm-up and the machine more than the others: ' +
+    "flowstack's step is more code than a bare loop and reaches V8's optimizing tier later (with 2,000 steps " +
+    'of warm-up it measured 67–100 µs per step, still falling while measured; with 20,000 steps, 39–45 µs; ' +
+    'bench/README.md), and the same code measured 0.45× and 0.56–0.59× on other 2-core machines before the ' +
+    'changes of docs/decisions/0038, which took about a fifth off the CPU per step in interleaved ' +
+    'before/after pairs. To close it for good: the pipeline as pre- and post-checks around one awaited ' +
+    'execute instead of nested stages; one snapshot save per turn.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
@@ -65,35 +59,36 @@ export const gaps = {
     'The three calls overlap (the tool phase is the figure above); what the session adds on top is the per-turn ' +
     'fixed cost described for the first target.',
   sessionsThroughput:
-    'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of the ' +
-    'thread, loading and checking the snapshot, routing) weighs as much as about three steps, and with 1,000 ' +
-    'sessions interleaved on one core almost every object a session holds outlives a young-generation collection ' +
-    "and is copied and promoted: a CPU profile of this scenario (`node --cpu-prof`) puts a third of flowstack's " +
-    'time in the garbage collector, nearly all of it scavenges (`--trace-gc`), against a tenth when sessions run ' +
-    'one at a time. The heap a session holds in flight (next target) is therefore what sets this figure. Measured ' +
-    'in this stop, in interleaved before/after process pairs: running unobserved model calls and tool executions ' +
-    'without a telemetry wrapper (no span records and no one listens) +6 %; per-turn telemetry as one object ' +
-    'instead of twenty closures, and `canonicalJson` without a sorted copy, +3 % (within the noise of ±4 % ' +
-    "between pairs); the lease's abort signal and timer per turn (docs/decisions/0037) changed the steady state by " +
-    'less than the noise. Two runs of the whole bench an hour apart on the same 2-core Xeon gave 1.95× and 1.74× ' +
-    "(flowstack's figure moved 12 %, the peer's 1 %): the machine's second core, shared with other work, runs " +
-    "the collector's parallel threads, and flowstack collects more. To close it: the items of the memory target " +
-    '(fewer suspended frames and per-turn objects), then one snapshot save per turn.',
+    'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of ' +
+    'the thread, loading and checking the snapshot, routing) weighs about as much as two steps, and with ' +
+    '1,000 sessions interleaved on one core almost every object a session holds outlives a young-generation ' +
+    'collection and is copied and promoted: a CPU profile of this scenario (`node --cpu-prof`) puts about a ' +
+    "third of flowstack's time in the garbage collector, nearly all of it scavenges (`--trace-gc`). What a " +
+    'session keeps while it waits (next target) therefore sets this figure, and the figure moves with the ' +
+    "machine: the second core, shared with other work, runs the collector's parallel threads. In isolated " +
+    'runs on a 2-core AMD EPYC on 2026-11-26, flowstack made 4,700–6,200 steps per CPU second against the ' +
+    "Vercel AI SDK's 2,270–2,900 and the OpenAI Agents SDK's 1,970–2,200 (2.0–2.3×); whole bench runs gave " +
+    "1.56× and 1.91×, the peer's figure moving as much as flowstack's between runs. This stop took the " +
+    'in-flight heap from 39 to 32 KB per session and the bytes allocated per step from 43.5 to 35.6 KB ' +
+    '(docs/decisions/0038). To close it with margin: the items of the memory target, then one snapshot save ' +
+    'per turn.',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 39 KiB each (90 KiB before the ' +
-    'component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, 40.4 KiB before ' +
-    'the per-turn telemetry lost its closures in this stop). By kind, per session: ~200 small objects (10 KiB: the ' +
-    "turn's and the run's records, the batch context, flags, the dialogue state and its copies, each message and " +
-    'event), the backing stores of ~60 arrays (8.6 KiB; 32 arrays are still empty), ~100 closures and ~60 contexts ' +
-    "(8.5 KiB: the model-answer recorder, the run's deadline watch, the flow run, the pipeline's per-call state), " +
-    '~20 suspended async frames (6.3 KiB: one per layer and per pipeline stage that awaits the next, each a ' +
-    'generator, promises and reactions), and 4 KiB of strings, mostly the durable state that the memory store keeps ' +
-    'in the heap (snapshot text, journal rows of the answers and calls so far: at the third tool call 3.9 KB of ' +
-    'JSON, `node probes/store-in-flight.mjs`; on SQLite or PostgreSQL it leaves the heap). The peer holds its ' +
-    'message list and little else. No single part is a quarter of the whole: half of it would take the step ' +
-    'rebuilt as the first target says (the pipeline as pre- and post-stages around one awaited execute: one frame ' +
-    'per call instead of ~15; per-turn state in one record used by agent-level functions; arrays made when first ' +
-    'written to; the system prompt of a flow shared across its runs).',
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 32 KiB each (90 KiB ' +
+    'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
+    "39 KiB before docs/decisions/0038). By kind, per session: ~120 small objects (7 KiB: the turn's and the " +
+    "run's records, the batch context, flags, the dialogue state and its copies, each message and event), " +
+    'strings (4 KiB, mostly the durable state the memory store keeps in the heap: snapshot text, journal rows ' +
+    'of the answers and calls so far; on SQLite or PostgreSQL it leaves the heap, and the same measurement on ' +
+    'SQLite gives 4.4 KB less), the backing stores of ~40 arrays (5.5 KiB), ~60 closures and ~50 contexts ' +
+    "(5.7 KiB: the answer recorder, the run's deadline watch, the flow run, the per-call state, and the " +
+    'resolve and reject closures of every pending await), about ten suspended async frames (one per layer ' +
+    "that awaits more than once: the lease holder, the turn's steps, the flows, the flow run and its policy, " +
+    "the skill loop and its step, the journal stage, and the bench's own two; ~2 KiB with their promises and " +
+    'reactions), and property arrays of objects that grew after they were made. The peer holds its message ' +
+    'list and little else. Half of the remainder would take the turn rebuilt around one record per turn used ' +
+    'by agent-level functions (no closures per turn), the pipeline as pre- and post-checks around one awaited ' +
+    'execute, arrays and maps made when first written to, and the ' +
+    "skill loop's events written to the turn as they happen instead of kept until the run ends.",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker now warms up before it takes work (`agent.warmUp()`, ' +
