@@ -19,6 +19,7 @@ import type {
   LanguageModelV3FinishReason,
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JournalEntry, StateStore } from '../spec/index.js';
@@ -66,20 +67,92 @@ interface Lookup {
 const nothingRecorded: Lookup = Object.freeze({ entry: undefined, answer: undefined });
 
 export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorder {
-  const { store, threadId, turnId, clock, redact } = options;
-  const inner = options.model;
-  const counts = new Map<string, number>(Object.entries(options.counters ?? {}));
+  return new RecordingModel(options);
+}
 
-  const next = (call: LanguageModelV3CallOptions) => {
+/**
+ * The model as a turn uses it, and its recorder: one object per turn with its methods on the prototype
+ * (a turn in flight holds it for its whole run; a closure per method, and their context, cost more).
+ */
+class RecordingModel implements LanguageModelV3, ModelRecorder {
+  readonly specificationVersion = 'v3';
+  // Read once per turn: an accessor here (or one defined per object) makes V8 keep every turn's model
+  // as a slow dictionary object.
+  readonly supportedUrls: LanguageModelV3['supportedUrls'];
+  readonly provider: string;
+  readonly modelId: string;
+  private readonly options: RecordModelCallsOptions;
+  private readonly counts: Map<string, number>;
+
+  constructor(options: RecordModelCallsOptions) {
+    const inner = options.model;
+    this.supportedUrls = inner.supportedUrls;
+    this.provider = inner.provider;
+    this.modelId = inner.modelId;
+    this.options = options;
+    this.counts = new Map<string, number>(Object.entries(options.counters ?? {}));
+  }
+
+  get model(): LanguageModelV3 {
+    return this;
+  }
+
+  counters(): Record<string, number> {
+    return Object.fromEntries(this.counts);
+  }
+
+  async doGenerate(call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const slot = this.next(call);
+    const fingerprint = fingerprintOf(call);
+    // A fresh turn has nothing recorded: no lookup, and no await for it.
+    const { entry, answer } = this.options.fresh ? nothingRecorded : await this.lookup(slot.key, fingerprint);
+    if (answer) return generateResultOf(answer);
+    const result = await this.options.model.doGenerate(call);
+    await this.save(slot, entry !== undefined, {
+      fingerprint,
+      content: result.content,
+      finishReason: result.finishReason,
+      usage: result.usage,
+    });
+    return result;
+  }
+
+  async doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const slot = this.next(call);
+    const fingerprint = fingerprintOf(call);
+    // A fresh turn has nothing recorded: no lookup, and no await for it.
+    const { entry, answer } = this.options.fresh ? nothingRecorded : await this.lookup(slot.key, fingerprint);
+    if (answer) return { stream: streamOf(answer) };
+    const result = await this.options.model.doStream(call);
+    const collected = collectStream();
+    const save = (recorded: RecordedAnswer) => this.save(slot, entry !== undefined, recorded);
+    const recording = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        collected.add(part);
+        controller.enqueue(part);
+      },
+      // The answer is durable before the consumer sees the end of the stream, so before any tool runs.
+      async flush() {
+        const recorded = collected.answer(fingerprint);
+        if (recorded) await save(recorded);
+      },
+    });
+    return { ...result, stream: result.stream.pipeThrough(recording) };
+  }
+
+  private next(call: LanguageModelV3CallOptions): { key: string; callId: string } {
     const labels = (call.providerOptions?.flowstack ?? {}) as Record<string, unknown>;
     const asker = `${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`;
-    const n = counts.get(asker) ?? 0;
-    counts.set(asker, n + 1);
-    return { key: `${threadId}:${turnId}:model:${asker}:${n}`, callId: `${asker}#${n}` };
-  };
+    const n = this.counts.get(asker) ?? 0;
+    this.counts.set(asker, n + 1);
+    return {
+      key: `${this.options.threadId}:${this.options.turnId}:model:${asker}:${n}`,
+      callId: `${asker}#${n}`,
+    };
+  }
 
-  const lookup = async (key: string, fingerprint: string): Promise<Lookup> => {
-    const entry = await store.readJournal(key);
+  private async lookup(key: string, fingerprint: string): Promise<Lookup> {
+    const entry = await this.options.store.readJournal(key);
     if (!entry?.result) return { entry, answer: undefined };
     try {
       const answer = JSON.parse(entry.result) as RecordedAnswer;
@@ -87,14 +160,15 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     } catch {
       return { entry, answer: undefined };
     }
-  };
+  }
 
   /** One row per answer: written whole when the store can (`journalRecord`), else started and finished. */
-  const save = (
+  private save(
     slot: { key: string; callId: string },
     exists: boolean,
     answer: RecordedAnswer,
-  ): Promise<void> => {
+  ): Promise<void> {
+    const { store, threadId, clock, redact } = this.options;
     const result = JSON.stringify({
       fingerprint: answer.fingerprint,
       content: answer.content.map((part) => redactPart(part, redact)),
@@ -131,53 +205,7 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
     };
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
     return store.journalRecord(entry).then((stored) => (stored.result !== result ? finish() : undefined));
-  };
-
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    // Read once per turn: an accessor here (or one defined per object) makes V8 keep every turn's model
-    // as a slow dictionary object.
-    supportedUrls: inner.supportedUrls,
-    provider: inner.provider,
-    modelId: inner.modelId,
-    async doGenerate(call) {
-      const slot = next(call);
-      const fingerprint = fingerprintOf(call);
-      // A fresh turn has nothing recorded: no lookup, and no await for it.
-      const { entry, answer } = options.fresh ? nothingRecorded : await lookup(slot.key, fingerprint);
-      if (answer) return generateResultOf(answer);
-      const result = await inner.doGenerate(call);
-      await save(slot, entry !== undefined, {
-        fingerprint,
-        content: result.content,
-        finishReason: result.finishReason,
-        usage: result.usage,
-      });
-      return result;
-    },
-    async doStream(call) {
-      const slot = next(call);
-      const fingerprint = fingerprintOf(call);
-      // A fresh turn has nothing recorded: no lookup, and no await for it.
-      const { entry, answer } = options.fresh ? nothingRecorded : await lookup(slot.key, fingerprint);
-      if (answer) return { stream: streamOf(answer) };
-      const result = await inner.doStream(call);
-      const collected = collectStream();
-      const recording = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        transform(part, controller) {
-          collected.add(part);
-          controller.enqueue(part);
-        },
-        // The answer is durable before the consumer sees the end of the stream, so before any tool runs.
-        async flush() {
-          const answer = collected.answer(fingerprint);
-          if (answer) await save(slot, entry !== undefined, answer);
-        },
-      });
-      return { ...result, stream: result.stream.pipeThrough(recording) };
-    },
-  };
-  return { model, counters: () => Object.fromEntries(counts) };
+  }
 }
 
 /**

@@ -252,6 +252,16 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     return redacted.length > contentCap ? `${redacted.slice(0, contentCap)}…` : redacted;
   }
 
+  /** Ends an open flow or plan item (its handle's `end`, once). */
+  closeScope(scope: Scope, statusAttribute: string, result: { status?: string; error?: unknown }): void {
+    const scopes = this.scopes;
+    const index = scopes.indexOf(scope);
+    if (index > 0) scopes.splice(index, 1);
+    if (result.status !== undefined) scope.span.setAttribute(statusAttribute, result.status);
+    if (result.error !== undefined) this.fail(scope.span, result.error);
+    scope.span.end();
+  }
+
   private fail(span: Span, error: unknown): void {
     const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
     span.setAttribute(genAi.errorType, error instanceof Error ? error.name : 'error');
@@ -279,19 +289,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       handle: undefined,
     };
     scopes.push(scope);
-    let done = false;
-    const handle: TelemetryScope = {
-      id,
-      end: (result = {}) => {
-        if (done) return;
-        done = true;
-        const index = scopes.indexOf(scope);
-        if (index > 0) scopes.splice(index, 1);
-        if (result.status !== undefined) span.setAttribute(statusAttribute, result.status);
-        if (result.error !== undefined) this.fail(span, result.error);
-        span.end();
-      },
-    };
+    const handle = new ScopeHandle(this, scope, statusAttribute);
     scope.handle = handle;
     return handle;
   }
@@ -458,4 +456,26 @@ function redactedDescription(
     byTool.set(tool, description);
   }
   return description;
+}
+
+/** The handle of an open flow or plan item: a small object per scope, with `end` on the prototype. */
+class ScopeHandle implements TelemetryScope {
+  readonly id: string;
+  private readonly recorder: TurnTelemetryRecorder;
+  private readonly scope: Scope;
+  private readonly statusAttribute: string;
+  private done = false;
+
+  constructor(recorder: TurnTelemetryRecorder, scope: Scope, statusAttribute: string) {
+    this.id = scope.id;
+    this.recorder = recorder;
+    this.scope = scope;
+    this.statusAttribute = statusAttribute;
+  }
+
+  end(result: { status?: string; error?: unknown } = {}): void {
+    if (this.done) return;
+    this.done = true;
+    this.recorder.closeScope(this.scope, this.statusAttribute, result);
+  }
 }

@@ -5,6 +5,10 @@
  */
 import { composePrompt, describePreferences } from '../memory/index.js';
 import type { FlowInstance, FlowSpec } from '../spec/index.js';
+import { createTextInterner } from '../util/index.js';
+
+/** Runs of the same flow compose the same prompt: in-flight runs share one copy of it. */
+const prompts = createTextInterner({ maxEntries: 128, maxLength: 16_000 });
 
 export function composeSkillPrompt(options: {
   persona: string;
@@ -32,13 +36,15 @@ export function composeSkillPrompt(options: {
       'or "failure" / "uncertain" if you cannot finish.',
   ].join('\n\n');
   const preferences = describePreferences(options.preferences);
-  return composePrompt({
-    persona: options.persona,
-    ...(options.domain ? { domain: options.domain } : {}),
-    ...(preferences ? { thread: `The user's preferences:\n${preferences}` } : {}),
-    task,
-    ...(options.guidance ? { guidance: options.guidance } : {}),
-  });
+  return prompts.intern(
+    composePrompt({
+      persona: options.persona,
+      ...(options.domain ? { domain: options.domain } : {}),
+      ...(preferences ? { thread: `The user's preferences:\n${preferences}` } : {}),
+      task,
+      ...(options.guidance ? { guidance: options.guidance } : {}),
+    }),
+  );
 }
 
 function format(value: unknown): string {

@@ -1,6 +1,7 @@
 import { SnapshotError } from '../errors/index.js';
 import type { ThreadSnapshot } from '../spec/index.js';
 import { describeSchemaIssues } from './internal/describe-schema-issues.js';
+import { looksLikeSnapshot } from './internal/snapshot-shape-check.js';
 import { migrateSnapshot, type SnapshotMigration, snapshotMigrations } from './snapshot-migrations.js';
 import { threadSnapshotSchema } from './thread-snapshot-schema.js';
 
@@ -46,11 +47,20 @@ export function decodeSnapshot(
     snapshot: parsed as Record<string, unknown>,
     migrations: options.migrations ?? snapshotMigrations,
   });
-  const result = threadSnapshotSchema.safeParse(migrated);
-  if (!result.success) throw invalidShape(threadId, describeSchemaIssues(result.error.issues), result.error);
-  if (result.data.threadId !== threadId) {
-    throw invalidShape(threadId, `- threadId: expected '${threadId}', found '${result.data.threadId}'`);
+  // Parsed JSON is a fresh tree this function owns: when Ajv's compiled check passes it is the snapshot
+  // itself, without the copy Zod's parse would make; otherwise Zod decides and lists the issues.
+  const snapshot = looksLikeSnapshot(migrated)
+    ? (migrated as unknown as ThreadSnapshot)
+    : parseStrictly(threadId, migrated);
+  if (snapshot.threadId !== threadId) {
+    throw invalidShape(threadId, `- threadId: expected '${threadId}', found '${snapshot.threadId}'`);
   }
+  return snapshot;
+}
+
+function parseStrictly(threadId: string, value: unknown): ThreadSnapshot {
+  const result = threadSnapshotSchema.safeParse(value);
+  if (!result.success) throw invalidShape(threadId, describeSchemaIssues(result.error.issues), result.error);
   return result.data;
 }
 

@@ -4,8 +4,9 @@ import { SnapshotError } from '../errors/index.js';
 import { currentSnapshotVersion, type ThreadSnapshot } from '../spec/index.js';
 import { decodeSnapshot } from './decode-snapshot.js';
 import { encodeSnapshot } from './encode-snapshot.js';
+import { looksLikeSnapshot } from './internal/snapshot-shape-check.js';
 import { type SnapshotMigration, snapshotMigrations } from './snapshot-migrations.js';
-import type { threadSnapshotSchema } from './thread-snapshot-schema.js';
+import { threadSnapshotSchema } from './thread-snapshot-schema.js';
 
 function snapshot(overrides: Partial<ThreadSnapshot> = {}): ThreadSnapshot {
   return {
@@ -230,6 +231,117 @@ describe('snapshot codec', () => {
         const threadId = (value as ThreadSnapshot).threadId || 't1';
         expect(() => decodeSnapshot(threadId, text)).toThrow(SnapshotError);
       }
+    });
+  });
+
+  describe('the compiled check agrees with the Zod schema', () => {
+    // Ajv answers first on every encode and decode (src/store/internal/snapshot-shape-check.ts); a snapshot
+    // it accepted and Zod would refuse would be written. Each case is a change of one part of the shape.
+    const flow = { id: 'f', name: 'n', status: 'active', slots: {}, retries: 0 };
+    const variants: [string, unknown][] = [
+      ['the full snapshot', snapshot()],
+      ['schema version 2', { ...snapshot(), schemaVersion: 2 }],
+      ['a string schema version', { ...snapshot(), schemaVersion: '1' }],
+      ['null principal', { ...snapshot(), principal: null }],
+      ['an array for the root', [snapshot()]],
+      ['null extensions', { ...snapshot(), extensions: null }],
+      ['an array for extensions', { ...snapshot(), extensions: [] }],
+      ['an array for preferences', { ...snapshot(), preferences: [] }],
+      ['preferences', { ...snapshot(), preferences: { tone: 'short' } }],
+      ['an array for slots', { ...snapshot(), stack: [{ ...flow, slots: [] }] }],
+      ['an unknown flow status', { ...snapshot(), stack: [{ ...flow, status: 'done' }] }],
+      ['a flow with an extra key', { ...snapshot(), stack: [{ ...flow, colour: 1 }] }],
+      [
+        'a flow with all optional fields',
+        {
+          ...snapshot(),
+          stack: [
+            {
+              ...flow,
+              planId: 'p',
+              result: { a: 1 },
+              metadata: {},
+              recovery: ['retry'],
+              dependsOn: ['x'],
+              returnTo: 'y',
+              confirmed: 'z',
+            },
+          ],
+        },
+      ],
+      ['an unknown recovery step', { ...snapshot(), stack: [{ ...flow, recovery: ['pray'] }] }],
+      ['numbers in dependsOn', { ...snapshot(), stack: [{ ...flow, dependsOn: [1] }] }],
+      ['retries beyond the safe integers', { ...snapshot(), stack: [{ ...flow, retries: 2 ** 60 }] }],
+      ['infinite retries', { ...snapshot(), stack: [{ ...flow, retries: Number.POSITIVE_INFINITY }] }],
+      [
+        'a NaN scratchpad time',
+        snapshot({ scratchpad: [{ key: 'k', text: 't', source: 's', time: Number.NaN }] }),
+      ],
+      [
+        'a scratchpad entry without time',
+        { ...snapshot(), scratchpad: [{ key: 'k', text: 't', source: 's' }] },
+      ],
+      ['a missing flag', { ...snapshot(), flags: { keepGoing: true, hasIssues: false, hasPlan: true } }],
+      ['a string flag', { ...snapshot(), flags: { ...snapshot().flags, hasPlan: 'yes' } }],
+      [
+        'a pending question of an unknown kind',
+        { ...snapshot(), pending: { ...snapshot().pending, kind: 'form' } },
+      ],
+      [
+        'a pending question without text',
+        { ...snapshot(), pending: { kind: 'slot', flowId: 'f', level: 'general' } },
+      ],
+      [
+        'pending options that are not strings',
+        { ...snapshot(), pending: { ...snapshot().pending, options: [1] } },
+      ],
+      ['background flows', { ...snapshot(), background: [flow] }],
+      ['a background flow without retries', { ...snapshot(), background: [{ ...flow, retries: undefined }] }],
+      ['a missing stack', { ...snapshot(), stack: undefined }],
+      [
+        'every diff operation',
+        snapshot({
+          diffs: [
+            {
+              turn: 1,
+              turnId: 't',
+              changes: [
+                { op: 'push', flowId: 'f', name: 'n', planId: 'p' },
+                { op: 'pop', flowId: 'f', name: 'n', status: 'completed' },
+                { op: 'status', flowId: 'f', name: 'n', from: 'pending', to: 'active' },
+                { op: 'slots', flowId: 'f', name: 'n', set: { a: 1 }, cleared: ['b'] },
+                { op: 'flags', set: { keepGoing: false } },
+                { op: 'schedule', flowId: 'f', name: 'n', dependsOn: [] },
+                { op: 'background', flowId: 'f', name: 'n', status: 'active' },
+              ],
+            },
+          ],
+        } as never),
+      ],
+      [
+        'a diff operation with an extra key',
+        snapshot({
+          diffs: [
+            {
+              turn: 1,
+              turnId: 't',
+              changes: [{ op: 'pop', flowId: 'f', name: 'n', status: 'completed', why: 1 }],
+            },
+          ],
+        } as never),
+      ],
+      [
+        'a status diff without its target status',
+        snapshot({
+          diffs: [
+            { turn: 1, turnId: 't', changes: [{ op: 'status', flowId: 'f', name: 'n', from: 'pending' }] },
+          ],
+        } as never),
+      ],
+      ['a fractional diff turn', snapshot({ diffs: [{ turn: 1.5, turnId: 't', changes: [] }] })],
+    ];
+    it.each(variants)('%s', (_name, value) => {
+      expect(looksLikeSnapshot(value)).toBe(threadSnapshotSchema.safeParse(value).success);
     });
   });
 });

@@ -7,6 +7,7 @@ import type {
   LanguageModelV3CallOptions,
   LanguageModelV3GenerateResult,
   LanguageModelV3StreamPart,
+  LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 
@@ -30,47 +31,65 @@ export type StartModelCall = (
 ) => ModelCallRecord | undefined;
 
 export function instrumentModel(model: LanguageModelV3, start: StartModelCall): LanguageModelV3 {
-  return {
-    specificationVersion: model.specificationVersion,
-    // Read once per turn: an accessor here (or one defined per object) makes V8 keep every wrapped model
-    // as a slow dictionary object.
-    supportedUrls: model.supportedUrls,
-    provider: model.provider,
-    modelId: model.modelId,
-    // Not async: a call nobody observes is the inner model's promise itself, with no frame around it
-    // that stays suspended while the model answers.
-    doGenerate(options) {
-      const record = start(options, 'generate');
-      return record
-        ? generateObserved(model, options, record)
-        : callUnobserved(() => model.doGenerate(options));
-    },
-    async doStream(options) {
-      const record = start(options, 'stream');
-      if (!record) return callUnobserved(() => model.doStream(options));
-      let result: Awaited<ReturnType<LanguageModelV3['doStream']>>;
-      try {
-        result = await model.doStream(options);
-      } catch (error) {
-        record.fail(error);
-        throw error;
-      }
-      let finish: ModelCallEnd = { finishReason: 'other', inputTokens: 0, outputTokens: 0 };
-      const observe = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-        transform(part, controller) {
-          if (part.type === 'response-metadata') record.metadata({ id: part.id, modelId: part.modelId });
-          else if (part.type === 'finish')
-            finish = { finishReason: part.finishReason.unified, ...countUsage(part.usage) };
-          else if (part.type === 'error') record.fail(part.error);
-          controller.enqueue(part);
-        },
-        flush() {
-          record.end(finish);
-        },
-      });
-      return { ...result, stream: result.stream.pipeThrough(observe) };
-    },
-  };
+  return new InstrumentedModel(model, start);
+}
+
+/** One per turn, held while the turn runs: methods on the prototype, not a closure each. */
+class InstrumentedModel implements LanguageModelV3 {
+  readonly specificationVersion: LanguageModelV3['specificationVersion'];
+  // Read once per turn: an accessor here (or one defined per object) makes V8 keep every wrapped model
+  // as a slow dictionary object.
+  readonly supportedUrls: LanguageModelV3['supportedUrls'];
+  readonly provider: string;
+  readonly modelId: string;
+  private readonly model: LanguageModelV3;
+  private readonly start: StartModelCall;
+
+  constructor(model: LanguageModelV3, start: StartModelCall) {
+    this.specificationVersion = model.specificationVersion;
+    this.supportedUrls = model.supportedUrls;
+    this.provider = model.provider;
+    this.modelId = model.modelId;
+    this.model = model;
+    this.start = start;
+  }
+
+  // Not async: a call nobody observes is the inner model's promise itself, with no frame around it
+  // that stays suspended while the model answers.
+  doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+    const model = this.model;
+    const record = this.start(options, 'generate');
+    return record
+      ? generateObserved(model, options, record)
+      : callUnobserved(() => model.doGenerate(options));
+  }
+
+  async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
+    const model = this.model;
+    const record = this.start(options, 'stream');
+    if (!record) return callUnobserved(() => model.doStream(options));
+    let result: LanguageModelV3StreamResult;
+    try {
+      result = await model.doStream(options);
+    } catch (error) {
+      record.fail(error);
+      throw error;
+    }
+    let finish: ModelCallEnd = { finishReason: 'other', inputTokens: 0, outputTokens: 0 };
+    const observe = new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+      transform(part, controller) {
+        if (part.type === 'response-metadata') record.metadata({ id: part.id, modelId: part.modelId });
+        else if (part.type === 'finish')
+          finish = { finishReason: part.finishReason.unified, ...countUsage(part.usage) };
+        else if (part.type === 'error') record.fail(part.error);
+        controller.enqueue(part);
+      },
+      flush() {
+        record.end(finish);
+      },
+    });
+    return { ...result, stream: result.stream.pipeThrough(observe) };
+  }
 }
 
 /** The call as a promise, whether the model rejects or throws before it returns one. */
