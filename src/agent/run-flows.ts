@@ -98,7 +98,8 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
   }
   const carried = resumed?.kind === 'resume' ? resumed : undefined;
   const span = options.telemetry?.startFlow(flow);
-  const execution = await executeFlow({
+  // Not awaited in this frame: while the flow runs, a reaction waits with the four values applying needs.
+  return executeFlow({
     ...executionOptions(options, {
       state: dialogueOf(snapshot),
       flow,
@@ -106,8 +107,21 @@ async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boo
       ...(guidance ? { guidance } : {}),
     }),
     ...(carried ? { resume: carried.resume, batch: { ...options.batch, ...carried.batch } } : {}),
+  }).then((execution) => {
+    span?.end({ status: execution.kind });
+    return applyExecution(loop, flow, carried, execution);
   });
-  span?.end({ status: execution.kind });
+}
+
+/** Applies what the flow's execution returned; true when the turn must stop (a question, a suspension). */
+function applyExecution(
+  loop: LoopContext,
+  flow: FlowInstance,
+  carried: Extract<Awaited<ReturnType<typeof continueSuspendedRun>>, { kind: 'resume' }> | undefined,
+  execution: FlowExecution,
+): boolean | Promise<boolean> {
+  const { turn, options } = loop;
+  const snapshot = turn.snapshot;
   recordLoopEvents(turn, flow.id, execution.events);
   snapshot.scratchpad = execution.scratchpad;
   commitDialogue(turn, execution.state);

@@ -114,6 +114,8 @@ function readGenerated(result: LanguageModelV3GenerateResult, response: ModelRes
   }
   response.finishReason = result.finishReason.unified;
   addUsage(response, result.usage);
+  // The calls are kept for the whole step: a copy of exactly their number (a pushed-to array holds room for 17).
+  if (response.toolCalls.length > 0) response.toolCalls = response.toolCalls.slice();
 }
 
 async function streamModel(

@@ -44,7 +44,9 @@ export function reflectPhase(
   const errors = results.filter((r) => r.status === 'error');
   const succeeded = results.filter((r) => r.status === 'success');
   for (const r of succeeded) {
-    if (!state.succeededTools.includes(r.toolName)) state.succeededTools.push(r.toolName);
+    // A new array at its exact length: the state is kept for the whole run, a pushed-to array holds room for 17.
+    if (!state.succeededTools.includes(r.toolName))
+      state.succeededTools = state.succeededTools.concat(r.toolName);
     // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
     const output = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars ? r.output : r.contextText;
     state.completed = [...state.completed, { callId: r.callId, toolName: r.toolName, output }].slice(

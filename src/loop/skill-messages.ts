@@ -25,19 +25,21 @@ export function assistantMessage(
   response: Pick<ModelResponse, 'text' | 'toolCalls'>,
   options: { includeToolCalls?: boolean } = {},
 ): LanguageModelV3Message {
-  const content: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'] = [];
-  if (response.text) content.push({ type: 'text', text: response.text });
-  if (options.includeToolCalls !== false) {
-    for (const call of response.toolCalls) {
-      content.push({
-        type: 'tool-call',
-        toolCallId: call.toolCallId,
-        toolName: call.toolName,
-        // The arguments as the react phase read them, else read here.
-        input: call.parsed !== undefined ? call.parsed : parseLoose(call.input),
-      });
-    }
-  }
+  type Part = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
+  // Built at its exact length (mapped, not pushed to): the transcript keeps every message for the whole run.
+  const calls: Part[] =
+    options.includeToolCalls === false
+      ? []
+      : response.toolCalls.map((call) => ({
+          type: 'tool-call' as const,
+          toolCallId: call.toolCallId,
+          toolName: call.toolName,
+          // The arguments as the react phase read them, else read here.
+          input: call.parsed !== undefined ? call.parsed : parseLoose(call.input),
+        }));
+  const content = response.text
+    ? [{ type: 'text' as const, text: response.text } as Part].concat(calls)
+    : calls;
   return { role: 'assistant', content };
 }
 

@@ -63,7 +63,7 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
   // Made when a call needs them: a step whose calls all run keeps none while its tools work.
   let repeated: Set<string> | undefined;
   let notOffered: Set<string> | undefined;
-  const toRun: ToolCallRequest[] = [];
+  const queued: ToolCallRequest[] = [];
   const withdrawn = run.state.breaker.withdrawn;
   for (const call of calls) {
     emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
@@ -112,13 +112,15 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
       );
       continue;
     }
-    toRun.push({
+    queued.push({
       callId: call.callId,
       toolName: call.toolName,
       input: call.input,
       ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
     });
   }
+  // Kept while the tools run: a copy of exactly its length (a pushed-to array holds room for 17).
+  const toRun = queued.slice();
   const finish = (stopped: StopReason | undefined): ValidateResult => {
     const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
     for (const result of results) emit(run, { type: 'tool-result', result });

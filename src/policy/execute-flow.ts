@@ -184,9 +184,11 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
   });
   // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
-  const loop = await runSkillLoop({
+  // Not awaited here: while the skill runs, a reaction waits with what finishing needs, not this whole frame.
+  const ran = runSkillLoop({
     model: options.model,
-    prompt: [{ role: 'system', content: system }, ...options.context],
+    // `concat`: an array of exactly the prompt's length, kept for the whole run.
+    prompt: [{ role: 'system', content: system } as LanguageModelV3Message].concat(options.context),
     tools,
     batch:
       approvals.length > 0
@@ -214,6 +216,22 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });
+  return ran.then((loop) => finishExecution({ options, state, flow, definition, base, workspace }, loop));
+}
+
+/** What `executeFlow` decided before the skill ran, for the part after it. */
+interface SkillRunInput {
+  options: ExecuteFlowOptions;
+  state: DialogueState;
+  flow: FlowInstance;
+  definition: FlowDefinition;
+  base: ExecutionBase;
+  workspace: { scratchpad: ScratchpadEntry[]; written: string[] };
+}
+
+/** Result processing, completion and the post-hook once the skill has run. */
+function finishExecution(input: SkillRunInput, loop: SkillLoopResult): FlowExecution {
+  const { options, state, flow, definition, base, workspace } = input;
   const after: ExecutionBase = Object.assign({}, base, {
     scratchpad: workspace.scratchpad,
     events: loop.events,

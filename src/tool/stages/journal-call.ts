@@ -49,14 +49,18 @@ const journal: ToolStage = async (state, next) => {
     const settled = await reconcileUnknown(state, existing);
     if (settled) return settled;
   }
-  const result = await next(state);
-  await store.journalFinish({
-    key,
-    status: result.status === 'success' ? 'succeeded' : result.status === 'error' ? 'failed' : 'suspended',
-    result: JSON.stringify(result),
-    finishedAt: clock.now(),
-  });
-  return result;
+  // Not awaited in this frame: while the tool runs, a reaction waits with the row's key, not this frame.
+  return next(state).then((result) =>
+    store
+      .journalFinish({
+        key,
+        status:
+          result.status === 'success' ? 'succeeded' : result.status === 'error' ? 'failed' : 'suspended',
+        result: JSON.stringify(result),
+        finishedAt: clock.now(),
+      })
+      .then(() => result),
+  );
 };
 
 /** Whether the row the store kept is the one this call just started. */
