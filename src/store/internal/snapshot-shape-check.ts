@@ -1,12 +1,18 @@
 /**
- * A fast, allocation-free first check of a snapshot's shape: the Zod schema of `thread-snapshot-schema.ts`
- * turned into JSON Schema by Zod itself and compiled once by Ajv. Zod's `safeParse` builds a full copy of
- * the snapshot on every call, and the agent checks each snapshot twice per turn (two commits), so on the
- * hot path Ajv answers and Zod is asked only when Ajv refuses, for the verdict and its messages
- * (docs/decisions/0039-snapshot-shape-check.md). Numbers are strict (NaN and ±Infinity are refused, as Zod
- * refuses them).
+ * A fast first check of a snapshot's shape: the Zod schema of `thread-snapshot-schema.ts` turned into JSON
+ * Schema by Zod itself and compiled once by Ajv. Zod's `safeParse` builds a full copy of the snapshot on
+ * every call, and the agent checks each snapshot twice per turn (two commits), so on the hot path Ajv
+ * answers and Zod is asked only when Ajv refuses, for the verdict and its messages
+ * (docs/decisions/0039-snapshot-check-by-ajv-and-per-run-objects.md). Numbers are strict (NaN and ±Infinity
+ * are refused, as Zod refuses them).
+ *
+ * Two choices keep the compiled check from allocating on success. The unions of the schema (the dialogue
+ * changes, told apart by `op`) are marked with Ajv's `discriminator`, so a change is checked against its
+ * own branch only: a plain `oneOf` checks every branch and builds error objects for each one that does not
+ * match. And the draft-07 `Ajv` class is used: the draft-2020 one gives every call a `dynamicAnchors`
+ * object; the schema uses no keyword that differs between the drafts.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import { Ajv, type ValidateFunction } from 'ajv/dist/ajv.js';
 import { z } from 'zod';
 import { threadSnapshotSchema } from '../thread-snapshot-schema.js';
 
@@ -23,6 +29,41 @@ function compile(): ValidateFunction {
     io: 'input',
     unrepresentable: 'throw',
   }) as Record<string, unknown>;
-  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: false, validateFormats: false });
+  markDiscriminators(schema);
+  const ajv = new Ajv({
+    strict: false,
+    strictNumbers: true,
+    allErrors: false,
+    discriminator: true,
+    messages: false,
+    validateFormats: false,
+  });
   return ajv.compile(schema);
+}
+
+/** Adds `discriminator` to every `oneOf` whose branches all require one property with a constant value. */
+function markDiscriminators(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) markDiscriminators(item);
+    return;
+  }
+  if (node === null || typeof node !== 'object') return;
+  const schema = node as Record<string, unknown>;
+  if (Array.isArray(schema.oneOf)) {
+    const tags = schema.oneOf.map(constantRequiredKeys);
+    const shared = tags[0]?.find((key) => tags.every((keys) => keys.includes(key)));
+    if (shared !== undefined) schema.discriminator = { propertyName: shared };
+  }
+  for (const value of Object.values(schema)) markDiscriminators(value);
+}
+
+function constantRequiredKeys(branch: unknown): string[] {
+  const { properties, required } = (branch ?? {}) as {
+    properties?: Record<string, { const?: unknown }>;
+    required?: string[];
+  };
+  if (!properties || !Array.isArray(required)) return [];
+  return Object.keys(properties).filter(
+    (key) => properties[key]?.const !== undefined && required.includes(key),
+  );
 }
