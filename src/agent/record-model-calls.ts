@@ -23,7 +23,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JournalEntry, StateStore } from '../spec/index.js';
-import type { Clock } from '../util/index.js';
+import { type Clock, flatString, stableHash } from '../util/index.js';
 
 /** The journal's tool name for recorded model answers. */
 export const modelAnswerToolName = '(model)';
@@ -105,7 +105,9 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     const slot = this.next(call);
     const fingerprint = fingerprintOf(call);
     // A fresh turn has nothing recorded: no lookup, and no await for it.
-    const { entry, answer } = this.options.fresh ? nothingRecorded : await this.lookup(slot.key, fingerprint);
+    const { entry, answer } = this.options.fresh
+      ? nothingRecorded
+      : await this.lookup(slot.key, fingerprint, call);
     if (answer) return generateResultOf(answer);
     const result = await this.options.model.doGenerate(call);
     await this.save(slot, entry !== undefined, {
@@ -121,7 +123,9 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     const slot = this.next(call);
     const fingerprint = fingerprintOf(call);
     // A fresh turn has nothing recorded: no lookup, and no await for it.
-    const { entry, answer } = this.options.fresh ? nothingRecorded : await this.lookup(slot.key, fingerprint);
+    const { entry, answer } = this.options.fresh
+      ? nothingRecorded
+      : await this.lookup(slot.key, fingerprint, call);
     if (answer) return { stream: streamOf(answer) };
     const result = await this.options.model.doStream(call);
     const collected = collectStream();
@@ -151,12 +155,12 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     };
   }
 
-  private async lookup(key: string, fingerprint: string): Promise<Lookup> {
+  private async lookup(key: string, fingerprint: string, call: LanguageModelV3CallOptions): Promise<Lookup> {
     const entry = await this.options.store.readJournal(key);
     if (!entry?.result) return { entry, answer: undefined };
     try {
       const answer = JSON.parse(entry.result) as RecordedAnswer;
-      return { entry, answer: answer.fingerprint === fingerprint ? answer : undefined };
+      return { entry, answer: fits(answer.fingerprint, fingerprint, call) ? answer : undefined };
     } catch {
       return { entry, answer: undefined };
     }
@@ -210,26 +214,46 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 
 /**
  * What must be the same for a recorded answer to fit: the number of prompt messages, the size of the
- * last one and the tools offered. Cheap (no hashing of the whole prompt) and enough to tell a replayed
- * call from a different one.
+ * last one and the tools offered (a short hash of their names). Cheap (no hashing of the whole prompt) and
+ * enough to tell a replayed call from a different one. The fingerprint is stored twice per answer (the
+ * row's argument hash and its result), and a turn in flight keeps its rows: the names themselves, seventy
+ * characters and more for a flow with the component tools, were the larger part of each row.
  */
 function fingerprintOf(call: LanguageModelV3CallOptions): string {
-  const last = call.prompt.at(-1);
-  const lastSize = last ? JSON.stringify(last.content).length : 0;
-  const tools = call.tools ? toolNamesOf(call.tools) : '';
-  return `${call.prompt.length}:${lastSize}:${tools}:${call.responseFormat?.type ?? 'text'}`;
+  const tools = call.tools ? offerOf(call.tools).hash : '';
+  // Flat: the row keeps it, and a string put together from pieces keeps every piece.
+  return flatString(`${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`);
 }
 
-/** The offered tools' names; the skill loop hands every call of one offer the same array. */
-const toolNames = new WeakMap<readonly { name: string }[], string>();
+/**
+ * The fingerprint as flowstack wrote it before the short form (the tools' names in full): a turn that was
+ * interrupted before an upgrade finds its answers under it when it is resumed after.
+ */
+function legacyFingerprintOf(call: LanguageModelV3CallOptions): string {
+  const tools = call.tools ? offerOf(call.tools).names : '';
+  return `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`;
+}
 
-function toolNamesOf(tools: readonly { name: string }[]): string {
-  let names = toolNames.get(tools);
-  if (names === undefined) {
-    names = tools.map((t) => t.name).join(',');
-    toolNames.set(tools, names);
+function fits(recorded: string, fingerprint: string, call: LanguageModelV3CallOptions): boolean {
+  return recorded === fingerprint || (!recorded.includes(':#') && recorded === legacyFingerprintOf(call));
+}
+
+function lastMessageSize(call: LanguageModelV3CallOptions): number {
+  const last = call.prompt.at(-1);
+  return last ? JSON.stringify(last.content).length : 0;
+}
+
+/** The offered tools' names and their hash; the skill loop hands every call of one offer the same array. */
+const offers = new WeakMap<readonly { name: string }[], { names: string; hash: string }>();
+
+function offerOf(tools: readonly { name: string }[]): { names: string; hash: string } {
+  let offer = offers.get(tools);
+  if (offer === undefined) {
+    const names = tools.map((t) => t.name).join(',');
+    offer = { names, hash: `#${stableHash(names).slice(0, 12)}` };
+    offers.set(tools, offer);
   }
-  return names;
+  return offer;
 }
 
 /**
