@@ -53,6 +53,12 @@ export interface WithinWatch extends WithinDeadlines {
   close(): void;
 }
 
+interface WatchState extends WithinWatch {
+  closed: boolean;
+  waiter: ((outcome: Stopped) => void) | undefined;
+  begin(waiter: (outcome: Stopped) => void): void;
+}
+
 export function createWithinWatch(options: {
   clock: Clock;
   idleDeadline: () => number;
@@ -60,106 +66,71 @@ export function createWithinWatch(options: {
   signal?: AbortSignal;
   stop?: StopSource;
 }): WithinWatch {
-  return new WatchState(options);
-}
-
-/**
- * The watch of one skill run, which holds it for the whole run: a class with its methods on the prototype.
- * The callbacks handed to the clock, the signal and the stop are made when first needed, once per watch.
- */
-class WatchState implements WithinWatch {
-  readonly clock: Clock;
-  readonly signal: AbortSignal | undefined;
-  readonly stop: StopSource | undefined;
-  readonly wallDeadline: number;
-  readonly idleDeadline: () => number;
-  closed = false;
-  waiter: ((outcome: Stopped) => void) | undefined = undefined;
-  private armedAt = Number.POSITIVE_INFINITY;
-  private cancel: (() => void) | undefined = undefined;
-  private listening = false;
-  private unwatchStop: (() => void) | undefined = undefined;
-  private onAbort: (() => void) | undefined = undefined;
-  private fire: (() => void) | undefined = undefined;
-
-  constructor(options: {
-    clock: Clock;
-    idleDeadline: () => number;
-    wallDeadline: number;
-    signal?: AbortSignal;
-    stop?: StopSource;
-  }) {
-    this.clock = options.clock;
-    this.signal = options.signal;
-    this.stop = options.stop;
-    this.wallDeadline = options.wallDeadline;
-    this.idleDeadline = options.idleDeadline;
-  }
-
-  begin(waiter: (outcome: Stopped) => void): void {
-    this.waiter = waiter;
-    const { signal, stop } = this;
-    if (signal && !this.listening) {
-      this.listening = true;
-      this.onAbort ??= () => {
-        this.listening = false;
-        this.stopByUser();
-      };
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
-    if (stop && !this.unwatchStop) this.unwatchStop = stop.onStop(() => this.stopByUser());
-    const at = Math.min(this.idleDeadline(), this.wallDeadline);
-    if (at < this.armedAt) this.arm(at, this.clock.now());
-  }
-
-  close(): void {
-    this.closed = true;
-    this.waiter = undefined;
-    this.cancel?.();
-    this.cancel = undefined;
-    if (this.listening && this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
-    this.listening = false;
-    this.unwatchStop?.();
-    this.unwatchStop = undefined;
-  }
-
-  private stopByUser(): void {
-    this.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
-  }
-
-  private wake(): void {
-    this.cancel = undefined;
-    this.armedAt = Number.POSITIVE_INFINITY;
-    if (this.closed || !this.waiter) return;
-    const now = this.clock.now();
-    const at = Math.min(this.idleDeadline(), this.wallDeadline);
-    if (now < at) {
-      this.arm(at, now);
-      return;
-    }
-    this.waiter({
-      status: 'stopped',
-      reason: now >= this.wallDeadline ? 'wall-time' : 'idle',
-      started: true,
-    });
-  }
-
-  private arm(at: number, now: number): void {
-    this.cancel?.();
-    this.armedAt = at;
-    this.fire ??= () => this.wake();
-    const { clock, fire } = this;
+  const { clock, signal, stop, wallDeadline } = options;
+  let armedAt = Number.POSITIVE_INFINITY;
+  let cancel: (() => void) | undefined;
+  let listening = false;
+  let unwatchStop: (() => void) | undefined;
+  const onAbort = () => {
+    listening = false;
+    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
+  };
+  const onStopped = () => {
+    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
+  };
+  const fire = () => {
+    cancel = undefined;
+    armedAt = Number.POSITIVE_INFINITY;
+    if (watch.closed || !watch.waiter) return;
+    const now = clock.now();
+    const at = Math.min(options.idleDeadline(), wallDeadline);
+    if (now < at) return arm(at, now);
+    watch.waiter({ status: 'stopped', reason: now >= wallDeadline ? 'wall-time' : 'idle', started: true });
+  };
+  const arm = (at: number, now: number) => {
+    cancel?.();
+    armedAt = at;
     if (clock.setTimer) {
-      this.cancel = clock.setTimer(at - now, fire);
+      cancel = clock.setTimer(at - now, fire);
       return;
     }
     const sleeping = new AbortController();
-    this.cancel = () => sleeping.abort(watchDone);
+    cancel = () => sleeping.abort(watchDone);
     clock.sleep(at - now, sleeping.signal).then(
       () => (sleeping.signal.aborted ? undefined : fire()),
       () => undefined,
     );
-  }
+  };
+  const watch: WatchState = {
+    clock,
+    signal,
+    stop,
+    wallDeadline,
+    idleDeadline: options.idleDeadline,
+    closed: false,
+    waiter: undefined,
+    begin(waiter) {
+      watch.waiter = waiter;
+      if (signal && !listening) {
+        listening = true;
+        signal.addEventListener('abort', onAbort, { once: true });
+      }
+      if (stop && !unwatchStop) unwatchStop = stop.onStop(onStopped);
+      const at = Math.min(options.idleDeadline(), wallDeadline);
+      if (at < armedAt) arm(at, clock.now());
+    },
+    close() {
+      watch.closed = true;
+      watch.waiter = undefined;
+      cancel?.();
+      cancel = undefined;
+      if (listening) signal?.removeEventListener('abort', onAbort);
+      listening = false;
+      unwatchStop?.();
+      unwatchStop = undefined;
+    },
+  };
+  return watch;
 }
 
 /**
