@@ -17,6 +17,11 @@ export interface StepsJob extends JobBase {
   k: number;
   /** Warm-up: at least this many steps (whole sessions), unless `warmupMaxMs` runs out first. */
   warmupSteps: number;
+  /**
+   * Warm-up: also at least this many sessions (turns), unless `warmupMaxMs` runs out first: code that runs once
+   * per turn gets hot by turns, not steps.
+   */
+  warmupSessions?: number;
   warmupMaxMs: number;
   iterations: number;
   /** Stop measuring after this long (at least `minIterations` are run). */

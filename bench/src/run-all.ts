@@ -171,6 +171,7 @@ function jobsForRun(
         persistence: config.persistence,
         k: config.k,
         warmupSteps: plan.warmupSteps,
+        warmupSessions: plan.warmupSessions,
         warmupMaxMs: plan.warmupMaxMs,
         iterations: plan.iterations(config.k),
         maxMs: plan.maxMsPerProcess,

@@ -25,6 +25,7 @@ export interface BenchPlan {
   steps: StepsConfig[];
   /** Warm-up before measuring: steps, and the most time it may take per process. */
   warmupSteps: number;
+  warmupSessions: number;
   warmupMaxMs: number;
   iterations: (k: number) => number;
   maxMsPerProcess: number;
@@ -87,6 +88,9 @@ export function createPlan(options: {
     steps,
     // Long enough that flowstack's figure no longer falls while it is measured (bench/README.md).
     warmupSteps: quick ? 2_000 : 20_000,
+    // And at least this many turns: at K = 100, 20,000 steps are 200 turns, and V8 compiled the agent's per-turn
+    // function (about 90 ms of background compile on a slow machine) during the measured sessions.
+    warmupSessions: quick ? 50 : 1_000,
     warmupMaxMs: quick ? 1_000 : 2_000,
     iterations: (k) => (k >= 100 ? 30 : 80),
     maxMsPerProcess: quick ? 1_000 : 1_500,

@@ -27,13 +27,14 @@ export const gaps = {
     "model's answer is journaled before it is used (docs/decisions/0027), the tool call passes the whole " +
     'pipeline (arguments parsed and validated against JSON Schema, a journal start row with a SHA-256 of the ' +
     'arguments and a result row, redaction, output validation, the timeout), and the step becomes history ' +
-    'rows and observations. The figure depends on the warm-up and the machine more than the others: ' +
-    "flowstack's step is more code than a bare loop and reaches V8's optimizing tier later (with 2,000 steps " +
-    'of warm-up it measured 67–100 µs per step, still falling while measured; with 20,000 steps, 39–45 µs; ' +
-    'bench/README.md), and the same code measured 0.45× and 0.56–0.59× on other 2-core machines before the ' +
-    'changes of docs/decisions/0038, which took about a fifth off the CPU per step in interleaved ' +
-    'before/after pairs. To close it for good: the pipeline as pre- and post-checks around one awaited ' +
-    'execute instead of nested stages; one snapshot save per turn.',
+    'rows and observations. The ratio follows the machine more than any other here: on 2026-11-26 the same ' +
+    'kind of 2-core AMD EPYC gave 0.24× on a host whose clock source was the TSC (flowstack 38.6 µs, the AI ' +
+    'SDK 163 µs) and 0.38× on one whose only clock source was kvm-clock (`Date.now()` about 100 ns instead of ' +
+    "50; flowstack 51.8 µs, the AI SDK 137 µs). flowstack's step is more code than a bare loop and gains or " +
+    "loses more with the host. Interleaved before/after pairs on the second host put this stop's changes " +
+    '(docs/decisions/0039) within noise of the previous per-step figure (medians 47.6 against 45.2 µs over four ' +
+    'runs each, single runs ranging 43–58 µs). To close it for good: the pipeline as pre- and post-checks ' +
+    'around one awaited execute instead of nested stages; one snapshot save per turn; fewer clock reads per step.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
@@ -63,32 +64,32 @@ export const gaps = {
     'the thread, loading and checking the snapshot, routing) weighs about as much as two steps, and with ' +
     '1,000 sessions interleaved on one core almost every object a session holds outlives a young-generation ' +
     'collection and is copied and promoted: a CPU profile of this scenario (`node --cpu-prof`) puts about a ' +
-    "third of flowstack's time in the garbage collector, nearly all of it scavenges (`--trace-gc`). What a " +
-    'session keeps while it waits (next target) therefore sets this figure, and the figure moves with the ' +
-    "machine: the second core, shared with other work, runs the collector's parallel threads. In isolated " +
-    'runs on a 2-core AMD EPYC on 2026-11-26, flowstack made 4,700–6,200 steps per CPU second against the ' +
-    "Vercel AI SDK's 2,270–2,900 and the OpenAI Agents SDK's 1,970–2,200 (2.0–2.3×); whole bench runs gave " +
-    "1.56× and 1.91×, the peer's figure moving as much as flowstack's between runs. This stop took the " +
-    'in-flight heap from 39 to 32 KB per session and the bytes allocated per step from 43.5 to 35.6 KB ' +
-    '(docs/decisions/0038). To close it with margin: the items of the memory target, then one snapshot save ' +
-    'per turn.',
+    "quarter of flowstack's time in the garbage collector, nearly all of it scavenges (`--trace-gc`: about 110 of " +
+    "12 ms each per process). What is promoted per session is the memory store's rows of the finished thread " +
+    '(14.8 KiB, kept for good) and what the session holds while it waits (next target); that sets this figure, ' +
+    "and the figure moves with the machine: the second core, shared with other work, runs the collector's " +
+    'parallel threads. This stop (docs/decisions/0039) took the in-flight heap from 32.4 to 28.9 KiB and the ' +
+    'bytes allocated per step from 51.1 to 49.3 KB; in interleaved pairs on a 2-core AMD EPYC, 3,948 → 4,271 ' +
+    'steps per CPU second (medians of four). The whole bench runs of the previous stop gave 1.56×, 1.87× and ' +
+    "1.91×, this stop's 2.41×. To close it with margin: the items of the memory target, then one snapshot save " +
+    'per turn',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 32 KiB each (90 KiB ' +
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 29 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
-    "39 KiB before docs/decisions/0038). By kind, per session: ~120 small objects (7 KiB: the turn's and the " +
-    "run's records, the batch context, flags, the dialogue state and its copies, each message and event), " +
-    'strings (4 KiB, mostly the durable state the memory store keeps in the heap: snapshot text, journal rows ' +
-    'of the answers and calls so far; on SQLite or PostgreSQL it leaves the heap, and the same measurement on ' +
-    'SQLite gives 4.4 KB less), the backing stores of ~40 arrays (5.5 KiB), ~60 closures and ~50 contexts ' +
-    "(5.7 KiB: the answer recorder, the run's deadline watch, the flow run, the per-call state, and the " +
-    'resolve and reject closures of every pending await), about ten suspended async frames (one per layer ' +
-    "that awaits more than once: the lease holder, the turn's steps, the flows, the flow run and its policy, " +
-    "the skill loop and its step, the journal stage, and the bench's own two; ~2 KiB with their promises and " +
-    'reactions), and property arrays of objects that grew after they were made. The peer holds its message ' +
-    'list and little else. Half of the remainder would take the turn rebuilt around one record per turn used ' +
-    'by agent-level functions (no closures per turn), the pipeline as pre- and post-checks around one awaited ' +
-    'execute, arrays and maps made when first written to, and the ' +
-    "skill loop's events written to the turn as they happen instead of kept until the run ends.",
+    '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039). By kind, per session: ~110 small ' +
+    "objects (6.7 KiB: the turn's and the run's records, the batch context, flags, the dialogue state and its " +
+    "copies, each message and event, the memory store's rows), strings (3 KiB, mostly the durable state the " +
+    'memory store keeps in the heap: snapshot text, journal rows of the answers and calls so far; on SQLite or ' +
+    'PostgreSQL it leaves the heap), the backing stores of ~50 arrays (4.3 KiB), ~55 closures and ~40 contexts ' +
+    "(5.4 KiB: the flow run, the run's deadline watch, the per-call state, and the resolve and reject closures " +
+    'of every pending promise), 32 pending promises with their reactions (2.9 KiB: one per layer the call ' +
+    "passes through, the tool pipeline's stages included), seven suspended async frames (~1.5 KiB: the lease " +
+    "holder, the turn's steps, the flows, the skill loop and its step, and the bench's own two), and property " +
+    'arrays of objects that grew after they were made. The peer holds its message list and little else. Half ' +
+    'of the remainder would take the turn rebuilt around one record per turn used by agent-level functions (no ' +
+    'closures per turn), the pipeline as pre- and post-checks around one awaited execute (one pending promise ' +
+    'instead of one per stage), the dialogue state diffed from a compact record instead of kept as deep copies, ' +
+    "and the skill loop's events written to the turn as they happen instead of kept until the run ends",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker now warms up before it takes work (`agent.warmUp()`, ' +
@@ -102,7 +103,9 @@ export const gaps = {
     "processes each, on a slow machine); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
     'run has a model of its own), measured by calling a scripted model three times before the resume. The figure ' +
     'follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs on a 2-core Intel Xeon (the ' +
-    'same code but for the lease of docs/decisions/0037, which this path does not feel).',
+    'same code but for the lease of docs/decisions/0037, which this path does not feel). On a host whose only ' +
+    "clock source was kvm-clock, four new processes each: 4.6–5.2 ms for this stop's code, 5.2–7.7 ms for the " +
+    "previous stop's (the snapshot check of docs/decisions/0039 is no slower cold).",
   resumeWarm:
     "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
     'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +

@@ -7,7 +7,7 @@ import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import type { BenchAgent, Framework } from '../frameworks/framework.js';
 import type { StepsJob, StepsReport } from '../jobs.js';
-import { collectGarbage, meter, now, resetCounters } from '../shared/meter.js';
+import { collectGarbage, meter, now, resetCounters, settleBackgroundWork } from '../shared/meter.js';
 import { requestFor } from '../shared/plan.js';
 
 export async function runSteps(framework: Framework, job: StepsJob): Promise<StepsReport> {
@@ -39,12 +39,14 @@ export async function runSteps(framework: Framework, job: StepsJob): Promise<Ste
   const warmupStarted = now();
   let warmupSessions = 0;
   while (
-    warmupSessions * steps < job.warmupSteps &&
+    (warmupSessions * steps < job.warmupSteps || warmupSessions < (job.warmupSessions ?? 0)) &&
     (warmupSessions < 2 || now() - warmupStarted < job.warmupMaxMs)
   ) {
     await runOnce(`${prefix}-w${warmupSessions++}`);
     agent.clearMockLog();
   }
+  // The JIT's compiles of what the warm-up made hot finish before the clock starts (bench/README.md).
+  await settleBackgroundWork();
   const profiler = job.profilePath ? await startProfiler() : undefined;
   const overheadUs: number[] = [];
   const cpuUs: number[] = [];
