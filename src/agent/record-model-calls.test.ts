@@ -25,7 +25,9 @@ const call: LanguageModelV3CallOptions = {
 
 function setUp(fresh: boolean) {
   const store = createMemoryStore();
-  const scripted = createScriptedModel({ steps: [{ match: {}, repeat: true, respond: () => ({ text: 'Five.' }) }] });
+  const scripted = createScriptedModel({
+    steps: [{ match: {}, repeat: true, respond: () => ({ text: 'Five.' }) }],
+  });
   const recorder = recordModelCalls({
     model: scripted,
     store,

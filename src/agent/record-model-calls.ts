@@ -222,7 +222,9 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 function fingerprintOf(call: LanguageModelV3CallOptions): string {
   const tools = call.tools ? offerOf(call.tools).hash : '';
   // Flat: the row keeps it, and a string put together from pieces keeps every piece.
-  return flatString(`${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`);
+  return flatString(
+    `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`,
+  );
 }
 
 /**
