@@ -24,9 +24,12 @@ export function createTravelDemoModel(): ScriptedModel {
 function route(options: LanguageModelV3CallOptions): ScriptStepOutput {
   const text = lastUserText(options.prompt);
   if (/\bplan\b/i.test(text)) return { json: { flow: 'plan', slots: {} } };
-  if (/\bbook\b/i.test(text)) {
+  // A flight number is an airline code of two characters, at least one a letter (TP, U2), and 1–4 digits:
+  // a year ("2026") is not one.
+  const flight = /\b((?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\d{1,4})\b/.exec(text)?.[1];
+  // "Book a flight to Lisbon" names no flight yet: it is a search first.
+  if (/\bbook\b/i.test(text) && (flight || !/\bto [A-Z]/.test(text))) {
     const slots: Record<string, string> = {};
-    const flight = /\b([A-Z0-9]{2}\d{1,4})\b/.exec(text)?.[1];
     const passenger = /\bfor ([A-Z][\w'-]*(?: [A-Z][\w'-]*)*)/.exec(text)?.[1];
     if (flight) slots.flight_id = flight;
     if (passenger) slots.passenger = passenger;

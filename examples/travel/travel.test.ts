@@ -33,6 +33,20 @@ describe('the travel example on its scripted demo model', () => {
     ]);
   });
 
+  it('reads no flight number from a date, and searches when a booking names only where to', async () => {
+    const example = createTravelExample({ store: createMemoryStore(), env: {} });
+    const turn = await example.agent.send({
+      threadId: 'dates',
+      text: 'Book me a flight from Oslo to Lisbon on 2026-12-05',
+    });
+    expect(turn.reply).toContain('Found 2 flights to Lisbon on 2026-12-05; the cheapest is TP1351');
+    expect(JSON.stringify(turn.stack)).not.toContain('"flight_id":"2026"');
+    const direct = await example.agent.send({ threadId: 'code', text: 'book U21234 for Ada Lovelace' });
+    expect(direct.suspensions?.map((s) => s.input)).toEqual([
+      { flight_id: 'U21234', passenger: 'Ada Lovelace' },
+    ]);
+  });
+
   it('never books when the person says no', async () => {
     const example = createTravelExample({ store: createMemoryStore(), env: {} });
     const asked = await example.agent.send({ threadId: 'no', text: 'book TP1351 for Ada Lovelace' });
