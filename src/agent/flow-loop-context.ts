@@ -11,7 +11,8 @@ import type { TurnState } from './turn-state.js';
 export interface LoopContext {
   options: RunFlowsOptions;
   turn: TurnState;
-  guidance: Map<string, string>;
+  /** Recovery guidance for a flow's next run, by flow id; made when the first is given. */
+  guidance: Map<string, string> | undefined;
   background: BackgroundRunner;
 }
 

@@ -33,6 +33,7 @@ export async function recoverFlow(
   switch (action.action) {
     case 'retry':
       update(turn, { type: 'recovery', flowId: flow.id, step: 'retry' });
+      loop.guidance ??= new Map();
       loop.guidance.set(flow.id, action.guidance);
       return false;
     case 'gather-context': {

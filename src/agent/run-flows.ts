@@ -46,7 +46,7 @@ export async function runFlows(options: RunFlowsOptions & { plan?: PlanRuntime }
   const loop: LoopContext = {
     options,
     turn,
-    guidance: new Map(),
+    guidance: undefined,
     background: createBackgroundRunner(options),
   };
   loop.background.start();
@@ -75,7 +75,7 @@ export async function runFlows(options: RunFlowsOptions & { plan?: PlanRuntime }
 async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boolean> {
   const { turn, options } = loop;
   const snapshot = turn.snapshot;
-  const guidance = loop.guidance.get(flow.id);
+  const guidance = loop.guidance?.get(flow.id);
   // A run that waited for people goes on from its checkpoint once every question is answered.
   const waiting = readSuspendedRun(snapshot, flow.id);
   let resumed: Awaited<ReturnType<typeof continueSuspendedRun>> | undefined;

@@ -59,8 +59,8 @@ export function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promis
 
 /** Not `async`: while the tools run, a reaction on the batch waits, not a frame of this function. */
 function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  const answered = new Map<string, ToolCallResult>();
   // Made when a call needs them: a step whose calls all run keeps none while its tools work.
+  let answered: Map<string, ToolCallResult> | undefined;
   let repeated: Set<string> | undefined;
   let notOffered: Set<string> | undefined;
   const queued: ToolCallRequest[] = [];
@@ -69,7 +69,8 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
     emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
     if (!run.tools.has(call.toolName)) notOffered = withId(notOffered, call.callId);
     if (call.problem !== undefined) {
-      answered.set(
+      answered = withAnswer(
+        answered,
         call.callId,
         loopError(call, 'validation_error', `The call could not be read: ${call.problem}`),
       );
@@ -78,7 +79,8 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
     if (withdrawn.length > 0 && withdrawn.includes(call.toolName)) {
       notOffered = withId(notOffered, call.callId);
       const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
-      answered.set(
+      answered = withAnswer(
+        answered,
         call.callId,
         loopError(
           call,
@@ -102,7 +104,8 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
         toolName: call.toolName,
         count: counted.count,
       });
-      answered.set(
+      answered = withAnswer(
+        answered,
         call.callId,
         loopError(
           call,
@@ -122,7 +125,7 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
   // Kept while the tools run: a copy of exactly its length (a pushed-to array holds room for 17).
   const toRun = queued.slice();
   const finish = (stopped: StopReason | undefined): ValidateResult => {
-    const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
+    const results = calls.map((call) => answered?.get(call.callId) as ToolCallResult);
     for (const result of results) emit(run, { type: 'tool-result', result });
     const outcome: ValidateResult = { results, repeated: repeated ?? none, notOffered: notOffered ?? none };
     if (stopped) outcome.stopped = stopped;
@@ -148,14 +151,25 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
     let stopped: StopReason | undefined;
     if (within.status === 'done') {
       touch(run);
-      for (const result of within.value) answered.set(result.callId, result);
+      for (const result of within.value) answered = withAnswer(answered, result.callId, result);
     } else if (within.status === 'stopped') stopped = within.reason;
     for (const call of toRun) {
-      if (answered.has(call.callId)) continue;
-      answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
+      if (answered?.has(call.callId)) continue;
+      answered = withAnswer(answered, call.callId, unansweredError(call, within, run.batch.redact.text));
     }
     return finish(stopped);
   });
+}
+
+/** `answers` with `id`'s result set; a new map when there was none. */
+function withAnswer(
+  answers: Map<string, ToolCallResult> | undefined,
+  id: string,
+  result: ToolCallResult,
+): Map<string, ToolCallResult> {
+  const map = answers ?? new Map<string, ToolCallResult>();
+  map.set(id, result);
+  return map;
 }
 
 /** `set` with `id` added; a new set when there was none. */

@@ -43,7 +43,23 @@ export interface ToolCallState {
 
 /** A fresh state for one call. */
 export function createToolCallState(request: ToolCallRequest, batch: ToolBatchContext): ToolCallState {
-  return { request, batch, toolContent: false, attempts: 0 };
+  // Every field is there from the start: fields added later would go to a separate property array, and the
+  // states would not share one hidden class.
+  return {
+    request,
+    batch,
+    tool: undefined,
+    input: undefined,
+    assessment: undefined,
+    simulation: undefined,
+    toolContent: false,
+    attempts: 0,
+    retryAfterMs: undefined,
+    journaled: undefined,
+    reconciled: undefined,
+    key: undefined,
+    argsHash: undefined,
+  };
 }
 
 /**
