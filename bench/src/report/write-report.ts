@@ -352,6 +352,7 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
       'gained from round to round until about the fourth, so a framework whose round takes a second is measured near its steady state, and one whose round ' +
       'takes many seconds after one warm-up round (the "rounds" column says how many ran). The first round of each process is shown beside it for comparison. ' +
       'Steps per second = model calls completed ÷ time, by the CPU time of the process (compared) and by wall time. ' +
+      'Rounds run back to back, without a forced garbage collection before each (a full, memory-reducing collection that a server under load never runs; the rounds after one ran 1.5–2× slower for every framework, docs/decisions/0040). ' +
       `Heap per in-flight session (measured in the first ${plan.sessions.memoryRuns === 1 ? 'run' : `${plan.sessions.memoryRuns} runs`}): a second round holds every ` +
       "session inside its third tool call; when all are there, the mocks' call logs are dropped, the heap is " +
       'collected, and the heap over the heap before the round is divided by the number of sessions.',

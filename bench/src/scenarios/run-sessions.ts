@@ -1,6 +1,6 @@
 /**
  * Many concurrent sessions of a few steps each, on one agent. Throughput: all sessions started at once,
- * steps (model calls) per second of wall time. Memory: the same again, but every session waits inside
+ * steps (model calls) per second of CPU time and of wall time, rounds back to back. Memory: the same again, but every session waits inside
  * its third tool call until all of them are there; then the heap (after a full collection, and after the
  * mocks' call logs are dropped) over the heap before the round, per session.
  */
@@ -23,8 +23,11 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     agent.clearMockLog();
   };
 
+  // No forced collection before a round: `gc()` is a full, memory-reducing collection that no server under load
+  // runs between bursts, and what follows it ran 1.5–2× slower for every framework tried (the AI SDK's figure
+  // fell from about 5,000 to 2,600 steps per CPU second, flowstack's from about 10,000 to 6,000; interleaved
+  // pairs, docs/decisions/0040). Each round starts where the last one left the heap, as in a running server.
   const measureRound = async () => {
-    collectGarbage();
     const cpuStart = process.cpuUsage();
     const start = now();
     await runRound(job.sessions);
