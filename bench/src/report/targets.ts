@@ -27,24 +27,29 @@ export const gaps = {
     "model's answer is journaled before it is used (docs/decisions/0027), the tool call passes the whole " +
     'pipeline (arguments parsed and validated against JSON Schema, a journal start row with a SHA-256 of the ' +
     'arguments and a result row, redaction, output validation, the timeout), and the step becomes history ' +
-    'rows and observations. The ratio follows the machine more than any other here: on 2026-11-26 the same ' +
-    'kind of 2-core AMD EPYC gave 0.24× on a host whose clock source was the TSC (flowstack 38.6 µs, the AI ' +
-    'SDK 163 µs) and 0.38× on one whose only clock source was kvm-clock (`Date.now()` about 100 ns instead of ' +
-    "50; flowstack 51.8 µs, the AI SDK 137 µs). flowstack's step is more code than a bare loop and gains or " +
-    "loses more with the host. Interleaved before/after pairs on the second host put this stop's changes " +
-    '(docs/decisions/0039) within noise of the previous per-step figure (medians 47.6 against 45.2 µs over four ' +
-    'runs each, single runs ranging 43–58 µs). To close it for good: the pipeline as pre- and post-checks ' +
-    'around one awaited execute instead of nested stages; one snapshot save per turn; fewer clock reads per step.',
+    'rows and observations. Measured in single processes at steady state (sessions of K = 1 against K = 10 on one ' +
+    'host, 2026-11-26): about 29 µs per turn and 23 µs per step, so at K = 10 the per-turn part is under 3 µs of a ' +
+    "step's 26 µs; with no per-turn cost at all the ratio would still be about 0.24×. The step itself is what " +
+    'remains: about a fifth of it is garbage collection (some 40 KB allocated per step), about 10 µs the tool ' +
+    'pipeline (section "Pipeline micro-benchmarks"), about 5 µs the model\'s path (the answer journaled, the ' +
+    'telemetry wrapper, parsing), the rest the loop (events, history rows, observations). The ratio follows the host: ' +
+    '0.21× and 0.38× on two hosts of the same kind whose only clock source was kvm-clock (the AI SDK 258 and ' +
+    '137 µs), 0.24× and 0.27× on hosts with the TSC (the AI SDK 163 and 96 µs). To close it for good: fewer bytes ' +
+    'per step (each stage of the pipeline and each layer of the loop allocates its own records); the pipeline as ' +
+    'pre- and post-checks around one awaited execute instead of nested stages; fewer clock reads per step.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
-    'flowstack function whose time per step grows, apart from copying the prompt for each model call. What grows ' +
-    "is the mock model, which reads the whole conversation on every call (as every framework's mock here does), and " +
-    'garbage collection: a 100-step transcript stays live for the whole session, and the memory store keeps every ' +
-    'journal, history and observation row of every session in the same heap. Cutting the per-turn cost (the first ' +
-    'target) also raises this ratio, since it lowers K = 10 only. The SQLite rows of section 2, whose rows live ' +
-    'outside the heap, show the growth without the store. To close it: keep one append-only prompt array per run ' +
-    'and hand the model a read-only view instead of a copy; let the memory store keep finished sessions compactly ' +
-    '(one text per journal row).',
+    'flowstack function whose time per step grows, apart from copying the prompt for each model call, and in a quiet ' +
+    'process K = 100 costs what K = 10 does (medians of 23–26 µs per step against 25–26 µs, ten processes each on ' +
+    'one host). What moves the K = 100 row is garbage collection landing in some sessions and not others: within one ' +
+    'process, sessions cost either about 24 µs per step or 50–190 µs (those in which an old-generation collection ' +
+    'lands), and the median follows the share of the second kind, which changes from process to process (the range ' +
+    "of the row). The memory store keeps every row of every session in the process's heap (about 15 KiB per finished " +
+    'five-step thread, far more for a 100-step one), so its old generation grows through the run and its collections ' +
+    'with it; the peers keep nothing. The SQLite rows of section 2, whose rows live outside the heap, show the ' +
+    'growth without the store. To close it: a memory store that keeps each finished row as one text (fewer objects ' +
+    'for the collector to mark), fewer bytes allocated per step, and one append-only prompt array per run handed ' +
+    'to the model as a read-only view instead of a copy.',
   sqliteVsLangGraph:
     'flowstack writes to SQLite three times per step, each its own WAL append: the model answer (one row; ' +
     'docs/decisions/0027) and the tool call (a start row before it runs, as invariant 5 requires, and the result ' +
@@ -61,22 +66,21 @@ export const gaps = {
     'fixed cost described for the first target.',
   sessionsThroughput:
     'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of ' +
-    'the thread, loading and checking the snapshot, routing) weighs about as much as two steps, and with ' +
-    '1,000 sessions interleaved on one core almost every object a session holds outlives a young-generation ' +
-    'collection and is copied and promoted: a CPU profile of this scenario (`node --cpu-prof`) puts about a ' +
-    "quarter of flowstack's time in the garbage collector, nearly all of it scavenges (`--trace-gc`: about 110 of " +
-    "12 ms each per process). What is promoted per session is the memory store's rows of the finished thread " +
-    '(14.8 KiB, kept for good) and what the session holds while it waits (next target); that sets this figure, ' +
-    "and the figure moves with the machine: the second core, shared with other work, runs the collector's " +
-    'parallel threads. This stop (docs/decisions/0039) took the in-flight heap from 32.4 to 28.9 KiB and the ' +
-    'bytes allocated per step from 51.1 to 49.3 KB; in interleaved pairs on a 2-core AMD EPYC, 3,948 → 4,271 ' +
-    'steps per CPU second (medians of four). The whole bench runs of the previous stop gave 1.56×, 1.87× and ' +
-    "1.91×, this stop's 2.41×. To close it with margin: the items of the memory target, then one snapshot save " +
-    'per turn',
+    'the thread, loading and checking the snapshot, routing) weighs about as much as one step, and with ' +
+    '1,000 sessions interleaved almost every object a session holds outlives a young-generation collection and ' +
+    "is copied and promoted: scavenges take about a seventh of the process's CPU time (`--trace-gc`: about 110 " +
+    'of 6 ms each per process), full collections almost none. What is promoted per session is the memory ' +
+    "store's rows of the finished thread (about 15 KiB, kept for good) and what the session holds while it waits " +
+    '(next target). Since docs/decisions/0040 the rounds run back to back without a forced collection before each ' +
+    "(it slowed every framework's next round 1.5–2×, flowstack's more than the peers'); in interleaved runs on " +
+    "one host after that change the ratio was 2.21–2.29×, so a run below 2× is this machine's noise around a " +
+    'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
+    'per step, then one snapshot save per turn',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 29 KiB each (90 KiB ' +
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
-    '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039). By kind, per session: ~110 small ' +
+    '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
+    'assessments and lazily made maps of 2026-11-26). By kind, per session: ~110 small ' +
     "objects (6.7 KiB: the turn's and the run's records, the batch context, flags, the dialogue state and its " +
     "copies, each message and event, the memory store's rows), strings (3 KiB, mostly the durable state the " +
     'memory store keeps in the heap: snapshot text, journal rows of the answers and calls so far; on SQLite or ' +
@@ -100,7 +104,8 @@ export const gaps = {
     'a V8 start-up snapshot of the loaded agent; or a longer dry run (more turns until the hot functions are ' +
     'optimized) at the price of a slower start. Two things measured that are not the cause: a dry run on an ' +
     'in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, four new ' +
-    "processes each, on a slow machine); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
+    'processes each, on a slow machine; tried again on 2026-11-26, twelve interleaved new-process pairs: medians ' +
+    "3.44 against 3.32 ms, within noise, so not kept); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
     'run has a model of its own), measured by calling a scripted model three times before the resume. The figure ' +
     'follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs on a 2-core Intel Xeon (the ' +
     'same code but for the lease of docs/decisions/0037, which this path does not feel). On a host whose only ' +
