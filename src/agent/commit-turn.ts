@@ -25,10 +25,11 @@ export async function commitTurn(
     observations: turn.observations.map((o) => ({ type: o.type, data: JSON.stringify(o) })),
     now: turn.clock.now(),
   });
-  // Object.assign keeps one hidden class for every observation (a spread with a new key after it does not).
-  const observations = turn.observations.map((o, i) =>
-    Object.assign({}, o, { id: commit.observationIds[i] ?? 0 }),
-  );
+  // The drafts are saved and the turn lets go of them: each becomes its observation by taking its id, not
+  // as a copy (the stored text was made above, and nothing else holds a draft).
+  const observations = turn.observations as Observation[];
+  for (let i = 0; i < observations.length; i++)
+    (observations[i] as Observation).id = commit.observationIds[i] ?? 0;
   turn.baseVersion = commit.version;
   turn.history = [];
   turn.observations = [];

@@ -267,8 +267,15 @@ function redactPart(
   part: LanguageModelV3Content,
   redact: { text(text: string): string },
 ): LanguageModelV3Content {
-  if (part.type === 'text' || part.type === 'reasoning') return { ...part, text: redact.text(part.text) };
-  if (part.type === 'tool-call') return { ...part, input: redact.text(part.input) };
+  // A part with nothing to redact is stored as it is (serialized at once; nothing keeps the part).
+  if (part.type === 'text' || part.type === 'reasoning') {
+    const text = redact.text(part.text);
+    return text === part.text ? part : { ...part, text };
+  }
+  if (part.type === 'tool-call') {
+    const input = redact.text(part.input);
+    return input === part.input ? part : { ...part, input };
+  }
   return part;
 }
 

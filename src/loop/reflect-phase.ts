@@ -49,9 +49,8 @@ export function reflectPhase(
       state.succeededTools = state.succeededTools.concat(r.toolName);
     // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
     const output = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars ? r.output : r.contextText;
-    state.completed = [...state.completed, { callId: r.callId, toolName: r.toolName, output }].slice(
-      -keptEntries,
-    );
+    const completed = state.completed.concat({ callId: r.callId, toolName: r.toolName, output });
+    state.completed = completed.length > keptEntries ? completed.slice(-keptEntries) : completed;
   }
   if (results.length > 0)
     state.consecutiveFailedSteps =

@@ -286,4 +286,15 @@ describe('respond', () => {
     const second = await generateText({ model, prompt: 'two' });
     expect([first.text, second.text]).toEqual(['echo: one', 'echo: two']);
   });
+
+  it('refuses what `respond` returns when it cannot be played, naming the problem', async () => {
+    const model = createScriptedModel({
+      steps: [{ repeat: true, respond: () => ({ toolCalls: [{ toolName: '', input: {} }] }) }],
+    });
+    const call = model.doGenerate({ prompt: [] });
+    await expect(call).rejects.toThrow(ConfigurationError);
+    await expect(model.doGenerate({ prompt: [] })).rejects.toThrow(
+      /step #0: a tool call has an empty `toolName`/,
+    );
+  });
 });

@@ -113,7 +113,8 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const step = found.step.respond
       ? Object.assign({}, found.step, found.step.respond(callOptions))
       : found.step;
-    validateScript([step], source);
+    // The script's own steps were checked when the model was made; what `respond` returned is checked here.
+    if (step !== found.step) validateScript([step], source);
     const output = buildStepOutput(step, nextCallId);
     const counts = countTokens({
       usage: step.usage,

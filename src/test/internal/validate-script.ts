@@ -6,21 +6,30 @@ export type StepOutputFields = Pick<ScriptStep, 'text' | 'json' | 'reasoning' | 
 
 /** Rejects a script that cannot mean what its author wanted, naming every problem at once. */
 export function validateScript(steps: readonly StepOutputFields[], source: string): void {
-  const problems = steps.flatMap((step, index) => {
-    const found: string[] = [];
+  // Checked once per model call (a step's `respond` output too): nothing is built for a step that is fine.
+  let problems: string[] | undefined;
+  for (let index = 0; index < steps.length; index++) {
+    const step = steps[index] as StepOutputFields;
     if (step.text !== undefined && step.json !== undefined) {
-      found.push(`step #${index}: give either \`text\` or \`json\`, not both`);
+      problems = add(problems, `step #${index}: give either \`text\` or \`json\`, not both`);
     }
     if (step.rawToolInput !== undefined && (step.toolCalls ?? []).length === 0) {
-      found.push(
+      problems = add(
+        problems,
         `step #${index}: \`rawToolInput\` replaces the first tool call's input, but \`toolCalls\` is empty`,
       );
     }
     for (const call of step.toolCalls ?? []) {
-      if (call.toolName === '') found.push(`step #${index}: a tool call has an empty \`toolName\``);
+      if (call.toolName === '')
+        problems = add(problems, `step #${index}: a tool call has an empty \`toolName\``);
     }
-    return found;
-  });
-  if (problems.length > 0)
+  }
+  if (problems !== undefined)
     throw new ConfigurationError({ message: `Invalid script for ${source}`, problems });
+}
+
+function add(problems: string[] | undefined, problem: string): string[] {
+  const list = problems ?? [];
+  list.push(problem);
+  return list;
 }
