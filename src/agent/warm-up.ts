@@ -6,6 +6,8 @@
  * few turns through an agent of its own on a memory store: a fast-path route, a skill run with tool
  * calls through the whole safety pipeline, the commits, a second turn that loads and decodes the
  * thread, and the takeover of a turn whose commit failed (the path a crashed worker's turn takes).
+ * That round is run several times, each on a thread of its own, until V8 has compiled the turn loop's
+ * code past its interpreter: up to `maxRounds`, none begun once `budgetMs` has passed (docs/decisions/0041).
  * Nothing the user configured is called: its own flow, tool and model, its own store, a no-op tracer.
  */
 import type {
@@ -25,7 +27,9 @@ import type { Agent, AgentOptions } from './agent-types.js';
 /** What the dry run did; `warmed: false` says why it stopped (a defect to report, never the user's). */
 export interface WarmUpReport {
   warmed: boolean;
-  /** Turns sent, the failed one included. */
+  /** Rounds of the dry run begun (each: two turns, then two takeovers of a turn whose commit failed). */
+  rounds: number;
+  /** Turns sent, the failed ones included. */
   turns: number;
   /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
   tookOver: boolean;
@@ -34,6 +38,14 @@ export interface WarmUpReport {
 }
 
 const toolCallsPerTurn = 3;
+/**
+ * One round runs each path once or twice, and V8 still runs most of it in its interpreter after that: the
+ * first takeover in a new process measured 4.0–5.8 ms after one round and 3.5–5.9 ms (median 3.7) after 16,
+ * with no further gain at 32 (bench/, the resume job, 2-core AMD EPYC; docs/decisions/0041).
+ */
+const maxRounds = 16;
+/** No round is begun after this much of the dry run (at least one runs), so a slow machine starts in time. */
+const budgetMs = 150;
 const flowName = 'flowstack_warm_up';
 const toolName = 'flowstack_warm_up_echo';
 const request = 'flowstack warm-up';
@@ -77,25 +89,41 @@ async function dryRun(create: (options: AgentOptions) => Agent): Promise<WarmUpR
     rules: [{ pattern: /^flowstack warm-up$/, flow: flowName }],
     telemetry: { tracer: new ProxyTracerProvider().getTracer('flowstack-warm-up') },
   });
+  let rounds = 0;
   let turns = 0;
   let tookOver = false;
   const report = (warmed: boolean, reason?: string): WarmUpReport => ({
     warmed,
+    rounds,
     turns,
     tookOver,
     ms: performance.now() - start,
     ...(reason !== undefined ? { reason } : {}),
   });
   try {
-    const threadId = 'warm-up';
+    while (rounds < maxRounds && (rounds === 0 || performance.now() - start < budgetMs)) {
+      rounds++;
+      const failure = await dryRunRound(`warm-up-${rounds}`);
+      if (failure !== undefined) return report(false, failure);
+      tookOver = true;
+    }
+    return report(true);
+  } catch (error) {
+    return report(false, error instanceof Error ? error.message : String(error));
+  } finally {
+    await agent.close();
+  }
+
+  /** One round on a thread of its own; what went wrong, or `undefined`. */
+  async function dryRunRound(threadId: string): Promise<string | undefined> {
     for (let i = 0; i < 2; i++) {
       turns++;
       const turn = await agent.send({ threadId, text: request });
-      if (turn.status !== 'completed') return report(false, `turn ${turns} ended ${turn.status}`);
+      if (turn.status !== 'completed') return `turn ${turns} ended ${turn.status}`;
     }
     // A turn whose last commit fails, as if its process had died, leaves its in-flight record behind.
     // Sent again under its request id, it is replayed; a new message closes it first.
-    for (const requestId of ['warm-up-replayed', undefined]) {
+    for (const requestId of [`${threadId}-replayed`, undefined]) {
       const send = () => agent.send({ threadId, text: request, ...(requestId ? { requestId } : {}) });
       store.failNextResultCommit();
       turns++;
@@ -103,17 +131,12 @@ async function dryRun(create: (options: AgentOptions) => Agent): Promise<WarmUpR
         () => false,
         () => true,
       );
-      if (!failed) return report(false, 'the commit meant to fail did not');
+      if (!failed) return 'the commit meant to fail did not';
       turns++;
       const next = await send();
-      if (next.status !== 'completed') return report(false, `turn ${turns} ended ${next.status}`);
+      if (next.status !== 'completed') return `turn ${turns} ended ${next.status}`;
     }
-    tookOver = true;
-    return report(true);
-  } catch (error) {
-    return report(false, error instanceof Error ? error.message : String(error));
-  } finally {
-    await agent.close();
+    return undefined;
   }
 }
 

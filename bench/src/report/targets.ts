@@ -96,21 +96,18 @@ export const gaps = {
     "and the skill loop's events written to the turn as they happen instead of kept until the run ends",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
-    'interpreter before the JIT has seen it. The worker now warms up before it takes work (`agent.warmUp()`, ' +
-    'docs/decisions/0032: a dry run of fresh, loaded, replayed and closed turns on a memory store of its own, about ' +
-    '70 ms once), which took the figure from 20–40 ms to 7–8 ms on a slow machine; what remains is code that the ' +
-    'dry run ran once or twice but V8 has not optimized yet, and the SQLite statements and pages, which a dry run on ' +
-    "a memory store does not touch. To close it: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) or " +
-    'a V8 start-up snapshot of the loaded agent; or a longer dry run (more turns until the hot functions are ' +
-    'optimized) at the price of a slower start. Two things measured that are not the cause: a dry run on an ' +
-    'in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, four new ' +
-    'processes each, on a slow machine; tried again on 2026-11-26, twelve interleaved new-process pairs: medians ' +
-    "3.44 against 3.32 ms, within noise, so not kept); about 1 ms of it is the scripted model's own first calls (the mock; the dry " +
-    'run has a model of its own), measured by calling a scripted model three times before the resume. The figure ' +
-    'follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs on a 2-core Intel Xeon (the ' +
-    'same code but for the lease of docs/decisions/0037, which this path does not feel). On a host whose only ' +
-    "clock source was kvm-clock, four new processes each: 4.6–5.2 ms for this stop's code, 5.2–7.7 ms for the " +
-    "previous stop's (the snapshot check of docs/decisions/0039 is no slower cold).",
+    'interpreter before the JIT has seen it. The worker warms up before it takes work (`agent.warmUp()`, ' +
+    'docs/decisions/0032 and 0041: rounds of fresh, loaded, replayed and closed turns on a memory store of its own, ' +
+    'up to 16 rounds or 150 ms, about 100 ms once on a 2-core AMD EPYC), which took the figure from 20–40 ms to 7–8 ' +
+    'ms with one round and, on 2026-11-26, from a median of 5.5 ms (one round) to 3.7–4.0 ms (16 rounds), six new ' +
+    'processes each; what remains is code the dry run does not run — the SQLite store, its statements and pages, ' +
+    'and the first calls of the bench’s scripted model (about 1 ms, measured by calling a scripted model three ' +
+    'times before the resume) — and machines slower than the one measured. To close it: Node’s compile cache ' +
+    '(Node ≥ 22.1, `module.enableCompileCache`) or a V8 start-up snapshot of the loaded agent. Not the cause: a dry ' +
+    'run on an in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, ' +
+    'four new processes each, on a slow machine; twelve interleaved new-process pairs on 2026-11-26: medians 3.44 ' +
+    'against 3.32 ms). The figure follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs ' +
+    'on a 2-core Intel Xeon, 3.4–3.6 ms on a faster AMD EPYC host, all with one round.',
   resumeWarm:
     "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
     'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +
