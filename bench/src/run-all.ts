@@ -172,7 +172,7 @@ function jobsForRun(
         k: config.k,
         warmupSteps: plan.warmupSteps,
         warmupSessions: plan.warmupSessions,
-        warmupMaxMs: plan.warmupMaxMs,
+        warmupMaxMs: plan.warmupMaxMs(config.k),
         iterations: plan.iterations(config.k),
         maxMs: plan.maxMsPerProcess,
         minIterations: config.k >= 100 ? 3 : 5,

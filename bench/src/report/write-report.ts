@@ -112,7 +112,7 @@ function renderSteps(collected: Collected, plan: BenchPlan): string {
       'session, less the tools) is the one compared: this machine is shared, and other processes inflate wall time ' +
       'unevenly (most for frameworks that wait on timers or the event loop between steps); with an idle machine the ' +
       'two agree. ' +
-      `Each process warms up first (${count(plan.warmupSteps)} steps and ${count(plan.warmupSessions)} sessions, or ${plan.warmupMaxMs / 1000} s, whichever ends first), then waits until its background threads are quiet (the JIT's compiles of what the warm-up made hot), so that no compile is counted in the measured CPU time.`,
+      `Each process warms up first (${count(plan.warmupSteps)} steps and ${count(plan.warmupSessions)} sessions, or ${plan.warmupMaxMs(10) / 1000} s at K = 10 and ${plan.warmupMaxMs(100) / 1000} s at K = 100, whichever ends first), then waits until its background threads are quiet (the JIT's compiles of what the warm-up made hot), so that no compile is counted in the measured CPU time.`,
     '',
   ];
   for (const k of [10, 100]) {
