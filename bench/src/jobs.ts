@@ -130,6 +130,8 @@ export interface ResumeReport extends ProcessFacts {
   scenario: 'resume';
   /** From the resume call to the start of the first new tool call, ms. */
   firstStepMs: number;
+  /** Of `firstStepMs`, the time inside the mock model's own code, ms (a new process runs it cold too). */
+  firstStepModelMs?: number;
   /** The whole resumed run, to its answer, ms. */
   totalMs: number;
 }

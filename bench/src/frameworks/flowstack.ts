@@ -177,14 +177,16 @@ async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
   // turn loop on a memory store of its own, once per process (docs/decisions/0032).
   const warmUp = await agent.warmUp();
   if (!warmUp.warmed) throw new Error(`flowstack's warm-up did not finish: ${warmUp.reason}`);
-  const send = async (threadId: string, text: string) => {
-    const turn = await agent.send({ threadId, text });
+  const send = async (threadId: string, text: string, requestId?: string) => {
+    const turn = await agent.send({ threadId, text, ...(requestId !== undefined ? { requestId } : {}) });
     if (turn.status !== 'completed') throw new Error(`flowstack turn ended ${turn.status}: ${turn.reply}`);
     return turn.reply;
   };
   return {
     run: send,
-    // A crashed turn is sent again: the thread resumes from its last committed turn.
+    // A crashed request is delivered again under its request id: the interrupted turn is run again under its
+    // turn id, its journaled model answers replayed and its completed calls taken from the journal
+    // (docs/decisions/0017); the call that was cut off, idempotent here, runs again.
     resume: send,
     clearMockLog: clearLog,
     describePersistence: async () => {

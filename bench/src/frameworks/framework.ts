@@ -19,10 +19,16 @@ export interface AgentSetup {
 }
 
 export interface BenchAgent {
-  /** Runs one session (a new request on `threadId`) until the model answers; returns the answer. */
-  run(threadId: string, request: string): Promise<string>;
-  /** Continues a thread whose process crashed mid-run, the framework's own way. */
-  resume(threadId: string, request: string): Promise<string>;
+  /**
+   * Runs one session (a new request on `threadId`) until the model answers; returns the answer. A framework
+   * that keys requests for redelivery (flowstack's `requestId`) gets `requestId`; the others ignore it.
+   */
+  run(threadId: string, request: string, requestId?: string): Promise<string>;
+  /**
+   * Continues a thread whose process crashed mid-run, the framework's own way: for flowstack, the crashed
+   * request delivered again under its `requestId`, as a queue or an HTTP retry does.
+   */
+  resume(threadId: string, request: string, requestId?: string): Promise<string>;
   /** Drops the mock model's record of past calls (kept by every mock; not the runtime's memory). */
   clearMockLog(): void;
   /** Facts about the persistence actually in use (journal mode, synchronous …), for the report. */

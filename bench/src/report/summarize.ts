@@ -95,6 +95,8 @@ export function sessionsRow(collected: Collected, framework: FrameworkId): Sessi
 
 export interface ResumeRow {
   firstStep: number[];
+  /** Of the first step, the time inside the mock model (NaN in results written before it was measured). */
+  firstStepModel: number[];
   total: number[];
 }
 
@@ -105,7 +107,11 @@ export function resumeRow(
 ): ResumeRow | undefined {
   const reports: ResumeReport[] | undefined = collected.resume.get(resumeKey(framework, start));
   if (!reports || reports.length === 0) return undefined;
-  return { firstStep: reports.map((r) => r.firstStepMs), total: reports.map((r) => r.totalMs) };
+  return {
+    firstStep: reports.map((r) => r.firstStepMs),
+    firstStepModel: reports.map((r) => r.firstStepModelMs ?? Number.NaN),
+    total: reports.map((r) => r.totalMs),
+  };
 }
 
 export function mid(values: readonly number[] | undefined): number {

@@ -98,23 +98,23 @@ export const gaps = {
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker warms up before it takes work (`agent.warmUp()`, ' +
     'docs/decisions/0032 and 0041: rounds of fresh, loaded, replayed and closed turns on a memory store of its own, ' +
-    'up to 16 rounds or 150 ms, about 100 ms once on a 2-core AMD EPYC), which took the figure from 20–40 ms to 7–8 ' +
-    'ms with one round and, on 2026-11-26, from a median of 5.5 ms (one round) to 3.7–4.0 ms (16 rounds), six new ' +
-    'processes each; what remains is code the dry run does not run — the SQLite store, its statements and pages, ' +
-    'and the first calls of the bench’s scripted model (about 1 ms, measured by calling a scripted model three ' +
-    'times before the resume) — and machines slower than the one measured. To close it: Node’s compile cache ' +
-    '(Node ≥ 22.1, `module.enableCompileCache`) or a V8 start-up snapshot of the loaded agent. Not the cause: a dry ' +
-    'run on an in-memory SQLite store instead of the memory store left the figure where it was (7.3 against 7.5 ms, ' +
-    'four new processes each, on a slow machine; twelve interleaved new-process pairs on 2026-11-26: medians 3.44 ' +
-    'against 3.32 ms). The figure follows the machine: 7.89 ms on a 2-core AMD EPYC, 4.66 and 4.85 ms in two runs ' +
-    'on a 2-core Intel Xeon, 3.4–3.6 ms on a faster AMD EPYC host, all with one round.',
+    "up to 16 rounds or 150 ms), so what runs cold is mostly outside flowstack's JavaScript: the redelivered turn " +
+    'makes five calls on a SQLite connection opened moments before (take the lease, load the thread, read its ' +
+    'recent history, save the attempt, read the journal of the interrupted call), about 2 ms of the first step on a ' +
+    'slow 2-core host (timed one by one on 2026-11-26), where a warm worker takes well under 1 ms for them. To close ' +
+    "it: Node's compile cache (Node ≥ 22.1, `module.enableCompileCache`) or a V8 start-up snapshot of the loaded " +
+    "agent, and a store that reads the interrupted turn's journal rows in one query. Not the cause: a dry run on an " +
+    'in-memory SQLite store instead of the memory store left the figure where it was (twelve interleaved ' +
+    'new-process pairs on 2026-11-26: medians 3.44 against 3.32 ms); reading every table once at open did not move ' +
+    'it either. The figure follows the machine: the same code measured 3.7–5.4 ms on a 2-core AMD EPYC host on which ' +
+    'every framework ran about 2.7× slower than on the fastest host seen.',
   resumeWarm:
-    "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key " +
-    'range; docs/decisions/0025), as are the snapshot and the recent history, and closing the crashed turn is saved ' +
-    "with the new turn's in-flight record (one commit). The worker's dry run at start (docs/decisions/0032) runs the " +
-    'takeover paths once, and the snapshot parsers are built on a sample that holds every kind of value, so little ' +
-    'runs for the first time; a CPU profile of the resumed turn is flat, with the two snapshot checks (decode and ' +
-    "encode of the 7.5 KB snapshot, about a millisecond together on a slow machine) and SQLite's reads and writes " +
-    "the largest parts. The figure moves with the machine's speed more than any other here. To close it with " +
-    'margin: the per-turn items of the first target (one snapshot save per turn).',
+    "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key; " +
+    'docs/decisions/0025), as are the snapshot and the recent history, and the attempt is saved in one commit. ' +
+    "The worker's dry run at start (docs/decisions/0032) runs the takeover and replay paths once, and the snapshot " +
+    'parsers are built on a sample that holds every kind of value, so little runs for the first time; a CPU profile ' +
+    'of the resumed turn is flat, with the snapshot checks (decode and encode of the 7.5 KB snapshot, about a ' +
+    "millisecond together on a slow machine) and SQLite's reads and writes the largest parts. The figure moves with " +
+    "the machine's speed more than any other here. To close it with margin: the per-turn items of the first target " +
+    '(one snapshot save per turn).',
 } as const;

@@ -4,8 +4,10 @@
  * times the framework's own way of going on with that thread until the first new tool call starts.
  *
  * flowstack commits a thread once per turn, so its thread is N / 5 turns of 5 tool steps and the crash
- * hits the first step of the next turn; resuming sends that turn again. LangGraph checkpoints every
- * super-step, so its thread is one run of N steps and `invoke(null)` goes on from the last checkpoint.
+ * hits the first step of the next turn; resuming delivers that turn's request again under its request id
+ * (as a queue or an HTTP retry redelivers it), so the interrupted turn goes on under its turn id. LangGraph
+ * checkpoints every super-step, so its thread is one run of N steps and `invoke(null)` goes on from the last
+ * checkpoint.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Framework } from '../frameworks/framework.js';
@@ -14,6 +16,11 @@ import { meter, now } from '../shared/meter.js';
 import { requestFor } from '../shared/plan.js';
 
 export const stepsPerTurn = 5;
+/** flowstack: the request id of the turn that crashes, which the resuming process delivers again. */
+export function crashedRequestId(threadId: string): string {
+  return `${threadId}:crashed-turn`;
+}
+
 /** flowstack: the crashed worker's lease must expire before another process may take the thread. */
 export const crashLeaseTtlMs = 200;
 
@@ -34,8 +41,9 @@ export async function runCrash(framework: Framework, job: CrashJob): Promise<nev
   };
   if (framework.id === 'flowstack') {
     const turn = requestFor({ kind: 'chain', toolCalls: stepsPerTurn });
-    for (let t = 0; t * stepsPerTurn < job.steps; t++) await agent.run(job.threadId, turn);
-    await agent.run(job.threadId, turn);
+    for (let t = 0; t * stepsPerTurn < job.steps; t++)
+      await agent.run(job.threadId, turn, `${job.threadId}:${t}`);
+    await agent.run(job.threadId, turn, crashedRequestId(job.threadId));
   } else {
     await agent.run(job.threadId, requestFor({ kind: 'chain', toolCalls: job.steps + 5 }));
   }
@@ -56,11 +64,15 @@ export async function runResume(framework: Framework, job: ResumeJob): Promise<R
   }
   await sleep(crashLeaseTtlMs);
   let firstTool = 0;
+  let firstStepModelMs = 0;
   meter.beforeTool = () => {
-    if (firstTool === 0) firstTool = now();
+    if (firstTool !== 0) return;
+    firstTool = now();
+    firstStepModelMs = meter.modelMs;
   };
+  meter.modelMs = 0;
   const start = now();
-  const answer = await agent.resume(job.threadId, turn);
+  const answer = await agent.resume(job.threadId, turn, crashedRequestId(job.threadId));
   const end = now();
   meter.beforeTool = undefined;
   if (!answer.startsWith('Done:')) throw new Error(`The resumed run answered '${answer}'.`);
@@ -70,6 +82,7 @@ export async function runResume(framework: Framework, job: ResumeJob): Promise<R
   return {
     scenario: 'resume',
     firstStepMs: firstTool - start,
+    firstStepModelMs,
     totalMs: end - start,
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     persistence,
