@@ -84,8 +84,11 @@ export function createPlan(options: {
   }
   return {
     quick,
-    // With the peers' first install (a minute or two), `npm run bench` stays under the issue's 15 minutes.
-    budgetMs: (quick ? 5 : 11.5) * 60_000,
+    // Counted from the start of `npm run bench` at the root, the build and a first install of the peers (a
+    // minute or two) included; with the profiles and micro-benchmarks after it (about a minute), the command
+    // stays under the issue's 15 minutes. On a fresh clone of a slow host it took 14.3 minutes when this
+    // budget was 11.5 minutes of the bench alone.
+    budgetMs: (quick ? 5 : 12) * 60_000,
     reserveMs: 30_000,
     // Run 1 of everything, then the per-step comparisons' runs 2–5, then the rest while the budget lasts:
     // on a slow host the second run of every scenario (1,000 sessions of Mastra and LangGraph take 30–60 s a
