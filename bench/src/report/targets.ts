@@ -89,7 +89,10 @@ export const gaps = {
     'of every pending promise), 32 pending promises with their reactions (2.9 KiB: one per layer the call ' +
     "passes through, the tool pipeline's stages included), seven suspended async frames (~1.5 KiB: the lease " +
     "holder, the turn's steps, the flows, the skill loop and its step, and the bench's own two), and property " +
-    'arrays of objects that grew after they were made. The peer holds its message list and little else. Half ' +
+    'arrays of objects that grew after they were made. The peer holds its message list and little else. The ' +
+    "store's rows are the smaller part: on a SQLite store, where they live outside the heap, a session held the " +
+    'same way takes 24 KiB (`FLOWSTACK_PROBE_STORE=sqlite node --expose-gc probes/heap-in-flight.mjs 1000`, ' +
+    "23.8–24.5 KiB on 2026-11-26), so the turn's own state is about twice the target by itself. Half " +
     'of the remainder would take the turn rebuilt around one record per turn used by agent-level functions (no ' +
     'closures per turn), the pipeline as pre- and post-checks around one awaited execute (one pending promise ' +
     'instead of one per stage), the dialogue state diffed from a compact record instead of kept as deep copies, ' +
