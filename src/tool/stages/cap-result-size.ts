@@ -1,6 +1,6 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import { afterStage, type ToolStage } from '../tool-pipeline.js';
 
 /**
  * Keeps a long result's head and tail in the model context with a note of what was left out and the
@@ -8,7 +8,7 @@ import type { ToolStage } from '../tool-pipeline.js';
  * back). Runs after redaction, so no cut can split a secret past the redactor. Then appends the
  * anticipatory simulation, if any, so that the cut never removes it.
  */
-export const capResultSize: ToolStage = (state, next) => next(state).then((result) => cap(state, result));
+export const capResultSize: ToolStage = afterStage(cap);
 
 function cap(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const max = state.batch.maxContextChars;

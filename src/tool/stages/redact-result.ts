@@ -1,13 +1,14 @@
 import type { ToolCallResult } from '../../spec/index.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import { afterStage, type ToolStage } from '../tool-pipeline.js';
 
 /**
  * Removes secrets from the output, the error text and the context text before anything journals,
  * audits, caps or shows them (DESIGN.md invariant 8). Redaction runs before any truncation, so no cut
  * can leave half a secret that no pattern recognises.
  */
-export const redactResult: ToolStage = (state, next) =>
-  next(state).then((result) => redactToolResult(result, state.batch.redact));
+export const redactResult: ToolStage = afterStage((state, result) =>
+  redactToolResult(result, state.batch.redact),
+);
 
 function redactToolResult(result: ToolCallResult, redact: Parameters<ToolStage>[0]['batch']['redact']) {
   if (result.status === 'success') {

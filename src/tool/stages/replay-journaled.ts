@@ -9,20 +9,22 @@ import { errorResult } from '../tool-results.js';
  * again (DESIGN.md invariant 5). The same call id with other arguments is refused, never answered with
  * another call's result.
  */
-export const replayJournaled: ToolStage = (state, next) =>
-  state.batch.store && state.tool ? replay(state, next) : next(state);
+export const replayJournaled: ToolStage = (state, next) => {
+  if (!state.batch.store || !state.tool) return next(state);
+  const fresh = state.batch.freshJournal;
+  // A turn begun here under a new id: only what it journaled itself can be there. Answered without an
+  // async frame, whose promise would only wrap the inner stages' one.
+  if (fresh && fresh.turnId === state.batch.turnId && !fresh.keys.has(idempotencyKeyOf(state))) {
+    state.journaled = null;
+    return next(state);
+  }
+  return replay(state, next);
+};
 
 const replay: ToolStage = async (state, next) => {
   const store = state.batch.store;
   if (!store || !state.tool) return next(state);
-  const key = idempotencyKeyOf(state);
-  const fresh = state.batch.freshJournal;
-  // A turn begun here under a new id: only what it journaled itself can be there.
-  if (fresh && fresh.turnId === state.batch.turnId && !fresh.keys.has(key)) {
-    state.journaled = null;
-    return next(state);
-  }
-  const entry = await store.readJournal(key);
+  const entry = await store.readJournal(idempotencyKeyOf(state));
   state.journaled = entry ?? null;
   if (!entry || entry.status === 'started' || entry.result === undefined) return next(state);
   return replayEntry(state, entry);

@@ -1,7 +1,7 @@
 import type { ToolCallResult, ToolError } from '../../spec/index.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import { afterStage, type ToolStage } from '../tool-pipeline.js';
 
 /**
  * Runs a failed call again, with exponential backoff on the batch's clock (1 s, 2 s, 4 s … at most
@@ -10,12 +10,11 @@ import type { ToolStage } from '../tool-pipeline.js';
  * which means the other side did nothing. A timed-out non-idempotent call is never run again. The same
  * idempotency key is used for every attempt. Cancelling the batch ends the wait.
  */
-export const retryCall: ToolStage = (state, next) =>
-  next(state).then((first) =>
-    first.status === 'error' && state.tool && mayRetry(state.tool, first.error)
-      ? retry(state, next, first)
-      : first,
-  );
+export const retryCall: ToolStage = afterStage((state, first, next) =>
+  first.status === 'error' && state.tool && mayRetry(state.tool, first.error)
+    ? retry(state, next, first)
+    : first,
+);
 
 async function retry(
   state: Parameters<ToolStage>[0],

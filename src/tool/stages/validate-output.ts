@@ -1,17 +1,14 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import type { ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import { afterStage, type ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /**
  * Checks a successful output against the tool's output schema before anyone consumes it; an output
  * that breaks it is a `server_error` (not retried: the tool answered, wrongly) listing the problems.
  */
-export const validateOutput: ToolStage = (state, next) =>
-  state.tool?.outputSchema === undefined
-    ? next(state)
-    : next(state).then((result) => checkOutput(state, result));
+export const validateOutput: ToolStage = afterStage(checkOutput);
 
 function checkOutput(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const schema = state.tool?.outputSchema;
