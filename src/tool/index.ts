@@ -69,7 +69,7 @@ export {
   type ToolExecutionContext,
   type ToolSet,
 } from './tool-definition.js';
-export { runStages, type ToolStage } from './tool-pipeline.js';
+export { type AfterHook, afterStage, runStages, type ToolStage } from './tool-pipeline.js';
 export {
   approvalRequest,
   errorResult,
