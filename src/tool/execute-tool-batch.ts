@@ -83,11 +83,19 @@ export function executeToolBatch(
   // The usual step asks for one call: it is run without a frame of this function waiting on it.
   if (calls.length === 1) {
     const state = createToolCallState(calls[0] as ToolCallRequest, context);
-    return runCall(stages, state, new Set()).then((result) => {
+    const single = (result: ToolCallResult) => {
       const results = [result];
       markTaint([state], results, context);
       return results;
-    });
+    };
+    // One reaction for the result and for a stage that failed later (the pipeline-failure result).
+    let pending: Promise<ToolCallResult>;
+    try {
+      pending = runStages(stages, state);
+    } catch (error) {
+      return Promise.resolve(single(pipelineFailure(state, error)));
+    }
+    return pending.then(single, (error: unknown) => single(pipelineFailure(state, error)));
   }
   return executeCalls(calls, context, stages);
 }
