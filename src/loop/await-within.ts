@@ -170,24 +170,46 @@ function within<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
       started: false,
     });
   const workController = options.controller ? options.controller() : new AbortController();
-  let settle!: (outcome: WithinOutcome<T>) => void;
-  const winner = new Promise<WithinOutcome<T>>((resolve) => {
-    settle = resolve;
-  });
-  const stop = (outcome: Stopped) => {
-    if (outcome.reason === 'user-stop')
-      workController.abort(signal?.aborted ? signal.reason : stopSource?.reason);
-    settle(outcome);
-  };
   let cancelWatch: (() => void) | undefined;
   let onStop: (() => void) | undefined;
   let unwatchStop: (() => void) | undefined;
+  // The race settles once, with the outcome the caller gets: whoever comes first (the work, a deadline, the
+  // user's stop) also ends the watching, so no reaction on the race is needed to clean up after it.
+  let answer!: (outcome: WithinOutcome<T>) => void;
+  const winner = new Promise<WithinOutcome<T>>((resolve) => {
+    answer = resolve;
+  });
+  let done = false;
+  const settle = (outcome: WithinOutcome<T>) => {
+    if (done) return;
+    done = true;
+    if (watch) watch.waiter = undefined;
+    else {
+      cancelWatch?.();
+      if (onStop) signal?.removeEventListener('abort', onStop);
+      unwatchStop?.();
+    }
+    if (outcome.status === 'stopped' && !workController.signal.aborted)
+      workController.abort(new Error(`stopped: ${outcome.reason}`));
+    answer(
+      outcome.status === 'failed' && (signal?.aborted || stopSource?.stopped)
+        ? { status: 'stopped', reason: 'user-stop', started: true }
+        : outcome,
+    );
+  };
+  const stop = (outcome: Stopped) => {
+    if (outcome.reason === 'user-stop' && !done)
+      workController.abort(signal?.aborted ? signal.reason : stopSource?.reason);
+    settle(outcome);
+  };
   if (watch) watch.begin(stop);
   else {
     onStop = () => stop({ status: 'stopped', reason: 'user-stop', started: true });
     signal?.addEventListener('abort', onStop, { once: true });
     unwatchStop = stopSource?.onStop(onStop);
     cancelWatch = watchDeadlines(clock, idleDeadline, wallDeadline, stop);
+    // A deadline that passed while the watch was set up settled at once, before `cancelWatch` was known.
+    if (done) cancelWatch();
   }
   // The work starts in a microtask, as it always has: the caller gets its promise back first.
   queueMicrotask(() => {
@@ -208,19 +230,7 @@ function within<T>(options: AwaitWithinOptions<T>): Promise<WithinOutcome<T>> {
       (error: unknown) => settle({ status: 'failed', error }),
     );
   });
-  return winner.then((outcome): WithinOutcome<T> => {
-    if (watch) watch.waiter = undefined;
-    else {
-      cancelWatch?.();
-      if (onStop) signal?.removeEventListener('abort', onStop);
-      unwatchStop?.();
-    }
-    if (outcome.status === 'stopped' && !workController.signal.aborted)
-      workController.abort(new Error(`stopped: ${outcome.reason}`));
-    if (outcome.status === 'failed' && (signal?.aborted || stopSource?.stopped))
-      return { status: 'stopped', reason: 'user-stop', started: true };
-    return outcome;
-  });
+  return winner;
 }
 
 /**

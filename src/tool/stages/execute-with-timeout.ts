@@ -40,47 +40,53 @@ export const executeWithTimeout: ToolStage = (state) => {
   state.toolContent = true;
   state.retryAfterMs = undefined;
   const abort = createLazyAbort();
-  // One promise for the race between the tool and its stops, settled by whichever comes first: no
-  // `Promise.race`, no separate promise per stop, no handler to swallow a rejection that comes late.
-  // Not `async`: while the tool runs, only this promise and its reaction wait, not a frame.
-  let settle!: (outcome: Stop | { output: unknown }) => void;
-  let fail!: (error: unknown) => void;
-  const outcome = new Promise<Stop | { output: unknown }>((resolve, reject) => {
-    settle = resolve;
-    fail = reject;
+  // One promise for the race between the tool and its stops, settled by whichever comes first with the
+  // call's result itself: no `Promise.race`, no separate promise per stop, no reaction after it to turn the
+  // winner into a result, and no handler to swallow a rejection that comes late (a result or rejection
+  // after a stop is discarded). Not `async`: while the tool runs, only this promise waits, not a frame.
+  let answer!: (result: ToolCallResult) => void;
+  const outcome = new Promise<ToolCallResult>((resolve) => {
+    answer = resolve;
   });
-  const cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => settle('timeout'));
-  const stopWatching = outer ? onAbort(outer, () => settle('cancelled')) : undefined;
+  let done = false;
+  let cancelTimer: (() => void) | undefined;
+  let stopWatching: (() => void) | undefined;
+  const settle = (settled: Stop | { output: unknown }) => {
+    if (done) return;
+    done = true;
+    cancelTimer?.();
+    stopWatching?.();
+    let result: ToolCallResult;
+    try {
+      result = resultOf(state, tool, abort, settled);
+    } catch (error) {
+      result = thrownResult(state, error);
+    }
+    answer(result);
+  };
+  const fail = (error: unknown) => {
+    if (done) return;
+    done = true;
+    cancelTimer?.();
+    stopWatching?.();
+    answer(thrownResult(state, error));
+  };
+  cancelTimer = startTimer(state.batch.clock, tool.timeoutMs, () => settle('timeout'));
+  // A clock may fire a timer of 0 ms at once: then there is nothing left to watch for.
+  if (outer && !done) stopWatching = onAbort(outer, () => settle('cancelled'));
   try {
     const execute = () => Promise.resolve(tool.execute(state.input, contextOf(state, abort)));
     const observe = state.batch.observeExecution;
     const work = observe
       ? observe({ tool, input: state.input, callId: state.request.callId }, execute)
       : execute();
-    // A result or rejection after a stop is discarded: the outcome is settled already.
     work.then((output) => settle({ output }), fail);
   } catch (error) {
     fail(error);
   }
-  return outcome.then(
-    (settled) => {
-      cancelTimer();
-      stopWatching?.();
-      try {
-        return resultOf(state, tool, abort, settled);
-      } catch (error) {
-        return thrownResult(state, error);
-      }
-    },
-    (error: unknown) => {
-      cancelTimer();
-      stopWatching?.();
-      return thrownResult(state, error);
-    },
-  );
+  return outcome;
 };
 
-/** The call's result from how the race ended: a stop, or what the tool returned. */
 function resultOf(
   state: ToolCallState,
   tool: { timeoutMs: number; idempotent: boolean },
