@@ -35,8 +35,10 @@ export const gaps = {
     'telemetry wrapper, parsing), the rest the loop (events, history rows, observations). The ratio follows the host: ' +
     '0.21× and 0.38× on two hosts of the same kind whose only clock source was kvm-clock (the AI SDK 258 and ' +
     '137 µs), 0.24× and 0.27× on hosts with the TSC (the AI SDK 163 and 96 µs). To close it for good: fewer bytes ' +
-    'per step (each stage of the pipeline and each layer of the loop allocates its own records); the pipeline as ' +
-    'pre- and post-checks around one awaited execute instead of nested stages; fewer clock reads per step.',
+    'per step (each stage of the pipeline and each layer of the loop allocates its own records); the wrapping ' +
+    'stages of the pipeline (audit, journal, cache, simulation, snapshot) as checks before and after one awaited ' +
+    'execute, as the post-processing ones have been since docs/decisions/0043; a smaller fixed cost per turn ' +
+    '(about a quarter of the K = 10 figure: a one-step turn costs about 320 µs of CPU); fewer clock reads per step.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call, and in a quiet ' +
@@ -77,16 +79,17 @@ export const gaps = {
     'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
     'per step, then one snapshot save per turn',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 28 KiB each (90 KiB ' +
+    'A heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
-    'assessments and lazily made maps of 2026-11-26). By kind, per session: ~110 small ' +
+    'assessments and lazily made maps, 28.3–28.7 KiB before the fused post-processing stages of ' +
+    'docs/decisions/0043, both of 2026-11-26). By kind, per session: ~110 small ' +
     "objects (6.7 KiB: the turn's and the run's records, the batch context, flags, the dialogue state and its " +
     "copies, each message and event, the memory store's rows), strings (3 KiB, mostly the durable state the " +
     'memory store keeps in the heap: snapshot text, journal rows of the answers and calls so far; on SQLite or ' +
-    'PostgreSQL it leaves the heap), the backing stores of ~50 arrays (4.3 KiB), ~55 closures and ~40 contexts ' +
-    "(5.4 KiB: the flow run, the run's deadline watch, the per-call state, and the resolve and reject closures " +
-    'of every pending promise), 32 pending promises with their reactions (2.9 KiB: one per layer the call ' +
+    'PostgreSQL it leaves the heap), the backing stores of ~50 arrays (4.3 KiB), ~47 closures and ~39 contexts ' +
+    "(4.8 KiB: the flow run, the run's deadline watch, the per-call state, and the resolve and reject closures " +
+    'of every pending promise), 26 pending promises with their reactions (2.3 KiB: one or two per layer the call ' +
     "passes through, the tool pipeline's stages included), seven suspended async frames (~1.5 KiB: the lease " +
     "holder, the turn's steps, the flows, the skill loop and its step, and the bench's own two), and property " +
     'arrays of objects that grew after they were made. The peer holds its message list and little else. The ' +
@@ -94,8 +97,9 @@ export const gaps = {
     'same way takes 24 KiB (`FLOWSTACK_PROBE_STORE=sqlite node --expose-gc probes/heap-in-flight.mjs 1000`, ' +
     "23.8–24.5 KiB on 2026-11-26), so the turn's own state is about twice the target by itself. Half " +
     'of the remainder would take the turn rebuilt around one record per turn used by agent-level functions (no ' +
-    'closures per turn), the pipeline as pre- and post-checks around one awaited execute (one pending promise ' +
-    'instead of one per stage), the dialogue state diffed from a compact record instead of kept as deep copies, ' +
+    'closures per turn), the flows and the skill loop as fewer awaited layers, the wrapping stages of the ' +
+    'pipeline as checks before and after one awaited execute (one pending promise instead of one per stage; the ' +
+    'post-processing stages are one already, docs/decisions/0043), the dialogue state diffed from a compact record instead of kept as deep copies, ' +
     "and the skill loop's events written to the turn as they happen instead of kept until the run ends",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
