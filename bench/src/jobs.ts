@@ -117,8 +117,13 @@ export interface SessionsReport extends ProcessFacts {
   firstRoundStepsPerCpuSecond: number;
   /** Rounds run before measuring. */
   warmupRounds: number;
-  /** Present when the job measured memory. */
+  /** Present when the job measured memory: held in a tool call, after a full collection. */
   heapPerSessionBytes?: number;
+  /**
+   * Present when the job measured memory: per round run with the heap sampled at every tool and model call,
+   * the highest heap seen over the heap before the round (after a full collection), per session.
+   */
+  peakHeapPerSessionBytes?: number[];
 }
 
 export interface CrashReport {

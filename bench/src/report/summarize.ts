@@ -74,6 +74,8 @@ export interface SessionsRow {
   warmupRounds: number[];
   measuredRounds: number[];
   heapPerSession: number[];
+  /** Peak heap per session during a round, every measured round of every process that measured it. */
+  peakHeapPerSession: number[];
   rss: number[];
 }
 
@@ -89,6 +91,7 @@ export function sessionsRow(collected: Collected, framework: FrameworkId): Sessi
     heapPerSession: reports.flatMap((r) =>
       r.heapPerSessionBytes === undefined ? [] : [r.heapPerSessionBytes],
     ),
+    peakHeapPerSession: reports.flatMap((r) => r.peakHeapPerSessionBytes ?? []),
     rss: reports.map((r) => r.maxRssBytes),
   };
 }

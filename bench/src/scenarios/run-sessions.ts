@@ -1,8 +1,13 @@
 /**
  * Many concurrent sessions of a few steps each, on one agent. Throughput: all sessions started at once,
- * steps (model calls) per second of CPU time and of wall time, rounds back to back. Memory: the same again, but every session waits inside
- * its third tool call until all of them are there; then the heap (after a full collection, and after the
- * mocks' call logs are dropped) over the heap before the round, per session.
+ * steps (model calls) per second of CPU time and of wall time, rounds back to back. Memory, two ways
+ * (docs/decisions/0044):
+ * - peak: rounds like the others, but begun after a full collection and with the heap sampled at every tool
+ *   and model call; the highest heap seen over the heap at the start, per session: what a process needs to
+ *   run this many sessions at once, the garbage they make before the collector takes it back included;
+ * - held: every session waits inside its third tool call until all of them are there; then the heap (after a
+ *   full collection) over the heap before the round, per session: what the sessions themselves keep alive.
+ * The mocks' call logs are dropped at every sample and at the gate: they are the bench's, not the framework's.
  */
 import type { BenchAgent, Framework } from '../frameworks/framework.js';
 import type { SessionsJob, SessionsReport } from '../jobs.js';
@@ -10,7 +15,11 @@ import { collectGarbage, meter, now, settleBackgroundWork } from '../shared/mete
 import { plannedCall, requestFor } from '../shared/plan.js';
 
 export async function runSessions(framework: Framework, job: SessionsJob): Promise<SessionsReport> {
-  const agent = await framework.createAgent({ persistence: job.persistence, maxSteps: job.steps + 5 });
+  const agent = await framework.createAgent({
+    persistence: job.persistence,
+    maxSteps: job.steps + 5,
+    ...(job.sqlitePath !== undefined ? { sqlitePath: job.sqlitePath } : {}),
+  });
   const request = requestFor({ kind: 'chain', toolCalls: job.steps - 1 });
   let round = 0;
   const runRound = async (sessions: number) => {
@@ -61,6 +70,7 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     stepsPerCpuSecond.push(round.cpu);
   } while (stepsPerSecond.length < job.rounds && now() - measureStart < job.measureMaxMs);
 
+  const peakHeapPerSessionBytes = job.measureMemory ? await measurePeakHeap(agent, job, runRound) : undefined;
   const heapPerSessionBytes = job.measureMemory ? await measureInFlightHeap(agent, job, request) : undefined;
   const persistence = await agent.describePersistence();
   await agent.close();
@@ -71,9 +81,41 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     firstRoundStepsPerCpuSecond: first.cpu,
     warmupRounds,
     ...(heapPerSessionBytes === undefined ? {} : { heapPerSessionBytes }),
+    ...(peakHeapPerSessionBytes === undefined ? {} : { peakHeapPerSessionBytes }),
     maxRssBytes: process.resourceUsage().maxRSS * 1024,
     persistence,
   };
+}
+
+/**
+ * Rounds as measured above (at most `rounds`, none more after `measureMaxMs`, at least one), each begun after
+ * a full collection, with the heap sampled at every tool and model call (the same calls in every framework:
+ * the bench's tools and each mock's respond). Per round: the highest heap seen over the heap at its start,
+ * per session. A sample reads the heap only; it is not timed.
+ */
+async function measurePeakHeap(
+  agent: BenchAgent,
+  job: SessionsJob,
+  runRound: (sessions: number) => Promise<void>,
+): Promise<number[]> {
+  const perRound: number[] = [];
+  const start = now();
+  meter.onSample = () => agent.clearMockLog();
+  try {
+    do {
+      collectGarbage();
+      const base = process.memoryUsage().heapUsed;
+      meter.heapPeak = base;
+      meter.sampling = true;
+      await runRound(job.sessions);
+      meter.sampling = false;
+      perRound.push((meter.heapPeak - base) / job.sessions);
+    } while (perRound.length < job.rounds && now() - start < job.measureMaxMs);
+  } finally {
+    meter.sampling = false;
+    meter.onSample = undefined;
+  }
+  return perRound;
 }
 
 async function measureInFlightHeap(agent: BenchAgent, job: SessionsJob, request: string): Promise<number> {

@@ -16,6 +16,8 @@ export interface Meter {
   /** When set, `sampleHeap` is called at every tool and model call. */
   sampling: boolean;
   heapPeak: number;
+  /** Called by `sampleHeap` before it reads the heap (the sessions scenario drops the mocks' call logs there). */
+  onSample: (() => void) | undefined;
   /** Start and end of every tool call, when `recordSpans` is set. */
   recordSpans: boolean;
   spans: { start: number; end: number }[];
@@ -31,6 +33,7 @@ export const meter: Meter = {
   toolDelayMs: 0,
   sampling: false,
   heapPeak: 0,
+  onSample: undefined,
   recordSpans: false,
   spans: [],
   beforeTool: undefined,
@@ -44,6 +47,7 @@ export function resetCounters(): void {
 }
 
 export function sampleHeap(): void {
+  meter.onSample?.();
   const used = process.memoryUsage().heapUsed;
   if (used > meter.heapPeak) meter.heapPeak = used;
 }
