@@ -79,7 +79,21 @@ export const gaps = {
     'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
     'per step, then one snapshot save per turn',
   sessionsMemory:
-    'A heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
+    'The peak heap of a round (docs/decisions/0044) is what the sessions keep plus what they made that outlived a ' +
+    'scavenge and waits in the old generation for the next full collection. With 1,000 sessions interleaved at ' +
+    'every `await`, nearly everything a turn keeps across one gets there: 54 KiB per flowstack session over a round, ' +
+    'against 136 KiB for the OpenAI Agents SDK and 171 KiB for the AI SDK (`node --expose-gc ' +
+    "probes/promoted-per-session.mjs <framework>`, 2026-11-26). Of flowstack's peak (about 47.5 KiB on that day, " +
+    "rounds within ±4 %): the memory store's rows of the threads the round finished (about 14.6 KiB of text and rows " +
+    'per thread, kept for good; the same job on a SQLite store read 43.8–44.1 KiB, and with the rows dropped, an ' +
+    'experiment only, 39.7–44.9 KiB); the tool journal, its rows and its per-call work (with the journal stage taken ' +
+    "out, an experiment only, the peak fell by about 3 KiB); and, most of it, the turn's own state while it runs " +
+    '(the held heap below, 24 KiB a session on SQLite). To close it with margin (about 41 KiB, 0.45× of the OpenAI ' +
+    "Agents SDK's 88–92 KiB): the held heap's work below, which lowers the peak byte for byte, and a journal that " +
+    "lets go of a completed turn's recorded model answers (five rows and 2.7 KB of text per turn here; the recorder looks an answer " +
+    "up only under its own turn's id, to replay that turn, so once the turn has ended nothing reads them back; the " +
+    'store has no delete for journal rows yet). ' +
+    'The held heap: a heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
     'assessments and lazily made maps, 28.3–28.7 KiB before the fused post-processing stages of ' +
