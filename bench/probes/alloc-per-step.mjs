@@ -1,9 +1,10 @@
 /**
  * What flowstack allocates per step, garbage included: V8's sampling heap profiler (with the objects that
  * minor and major collections freed) over N sessions of K tool steps on the memory store, after 20
- * sessions of warm-up. Prints bytes per step, in all and by allocating function (self).
+ * sessions of warm-up. Prints bytes per step, in all and by allocating function (self; a built-in such as
+ * `Array.prototype.map` is counted to the function that called it).
  *
- *   npm run build --prefix .. && npm run build && node probes/alloc-per-step.mjs [K=100] [N=20]
+ *   npm run build --prefix .. && npm run build && node probes/alloc-per-step.mjs [K=100] [N=20] [top=25]
  */
 import { Session } from 'node:inspector/promises';
 import { loadFramework } from '../dist/frameworks/framework.js';
@@ -21,7 +22,7 @@ const inspector = new Session();
 inspector.connect();
 await inspector.post('HeapProfiler.enable');
 await inspector.post('HeapProfiler.startSampling', {
-  samplingInterval: 4096,
+  samplingInterval: 1024,
   includeObjectsCollectedByMajorGC: true,
   includeObjectsCollectedByMinorGC: true,
 });
@@ -38,14 +39,15 @@ const where = (node) => {
 };
 const bySite = new Map();
 let total = 0;
-const visit = (node) => {
+const visit = (node, caller) => {
+  const site = node.callFrame.url ? where(node) : (caller ?? where(node));
   total += node.selfSize;
-  bySite.set(where(node), (bySite.get(where(node)) ?? 0) + node.selfSize);
-  for (const child of node.children) visit(child);
+  bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+  for (const child of node.children) visit(child, site);
 };
 visit(profile.head);
 const steps = sessions * (k + 1);
 console.log(`K = ${k}, ${sessions} sessions: ${(total / steps).toFixed(0)} bytes allocated per step`);
-for (const [site, size] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 25))
+for (const [site, size] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, Number(process.argv[4] ?? 25)))
   console.log(`${(size / steps).toFixed(0).padStart(8)}  ${site}`);
 process.exit(0);

@@ -301,4 +301,34 @@ describe('diffDialogue', () => {
       { op: 'schedule', flowId: 'i', name: 'profile', dependsOn: [] },
     ]);
   });
+
+  it('records cleared slots, status changes, plan ids and background status; nothing when nothing changed', () => {
+    const base: DialogueState = {
+      stack: [
+        { ...flow('a', 'query', { table: 'sales', range: { from: 1 }, note: 'x' }), status: 'active' },
+        { ...flow('p', 'step'), planId: 'plan-1', status: 'pending' },
+      ],
+      flags: { keepGoing: false, hasIssues: false, hasPlan: false, naturalBirth: false },
+      background: [{ ...flow('i', 'profile'), status: 'pending' }],
+    };
+    const copy: DialogueState = JSON.parse(JSON.stringify(base));
+    expect(diffDialogue(base, copy)).toEqual([]);
+    const after: DialogueState = {
+      stack: [
+        // Same values in new objects are not a change; a value that differs is, and one that went is cleared.
+        { ...flow('a', 'query', { table: 'sales', range: { from: 2 } }), status: 'completed' },
+        { ...flow('q', 'next'), planId: 'plan-1', status: 'active' },
+      ],
+      flags: { ...base.flags, keepGoing: true },
+      background: [{ ...flow('i', 'profile'), status: 'completed' }],
+    };
+    expect(diffDialogue(base, after)).toEqual([
+      { op: 'pop', flowId: 'p', name: 'step', status: 'pending' },
+      { op: 'status', flowId: 'a', name: 'query', from: 'active', to: 'completed' },
+      { op: 'slots', flowId: 'a', name: 'query', set: { range: { from: 2 } }, cleared: ['note'] },
+      { op: 'push', flowId: 'q', name: 'next', planId: 'plan-1' },
+      { op: 'flags', set: { keepGoing: true } },
+      { op: 'background', flowId: 'i', name: 'profile', status: 'completed' },
+    ]);
+  });
 });

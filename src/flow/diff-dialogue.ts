@@ -6,39 +6,41 @@ import type { DialogueChange, DialogueFlags, FlowInstance } from '../spec/index.
 import type { DialogueState } from './dialogue-state.js';
 
 export function diffDialogue(before: DialogueState, after: DialogueState): DialogueChange[] {
+  // Called several times a turn on stacks of a few flows: lookups are scans of the other stack, not maps
+  // built per call, and nothing is made for what did not change.
   const changes: DialogueChange[] = [];
-  const old = new Map(before.stack.map((f) => [f.id, f]));
-  const now = new Map(after.stack.map((f) => [f.id, f]));
   for (const flow of before.stack)
-    if (!now.has(flow.id)) changes.push({ op: 'pop', flowId: flow.id, name: flow.name, status: flow.status });
+    if (findFlow(after.stack, flow.id) === undefined)
+      changes.push({ op: 'pop', flowId: flow.id, name: flow.name, status: flow.status });
   for (const flow of after.stack) {
-    const prior = old.get(flow.id);
-    if (!prior) {
-      changes.push({
-        op: 'push',
-        flowId: flow.id,
-        name: flow.name,
-        ...(flow.planId ? { planId: flow.planId } : {}),
-      });
-      const set = slotChanges({ ...flow, slots: {} }, flow);
-      if (Object.keys(set.set).length > 0)
-        changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
+    const prior = findFlow(before.stack, flow.id);
+    if (prior === undefined) {
+      changes.push(
+        flow.planId
+          ? { op: 'push', flowId: flow.id, name: flow.name, planId: flow.planId }
+          : { op: 'push', flowId: flow.id, name: flow.name },
+      );
+      const set = slotChanges(undefined, flow);
+      if (set !== undefined) changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
       continue;
     }
     if (prior.status !== flow.status)
       changes.push({ op: 'status', flowId: flow.id, name: flow.name, from: prior.status, to: flow.status });
     const set = slotChanges(prior, flow);
-    if (Object.keys(set.set).length > 0 || set.cleared.length > 0)
-      changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
+    if (set !== undefined) changes.push({ op: 'slots', flowId: flow.id, name: flow.name, ...set });
   }
-  const flags: Partial<DialogueFlags> = {};
-  for (const key of Object.keys(after.flags) as (keyof DialogueFlags)[])
-    if (before.flags[key] !== after.flags[key]) flags[key] = after.flags[key];
-  if (Object.keys(flags).length > 0) changes.push({ op: 'flags', set: flags });
-  const oldBackground = new Map(before.background.map((f) => [f.id, f]));
+  let flags: Partial<DialogueFlags> | undefined;
+  for (const key in after.flags) {
+    const name = key as keyof DialogueFlags;
+    if (before.flags[name] !== after.flags[name]) {
+      flags ??= {};
+      flags[name] = after.flags[name];
+    }
+  }
+  if (flags !== undefined) changes.push({ op: 'flags', set: flags });
   for (const flow of after.background) {
-    const prior = oldBackground.get(flow.id);
-    if (!prior)
+    const prior = findFlow(before.background, flow.id);
+    if (prior === undefined)
       changes.push({ op: 'schedule', flowId: flow.id, name: flow.name, dependsOn: flow.dependsOn ?? [] });
     else if (prior.status !== flow.status)
       changes.push({ op: 'background', flowId: flow.id, name: flow.name, status: flow.status });
@@ -46,15 +48,35 @@ export function diffDialogue(before: DialogueState, after: DialogueState): Dialo
   return changes;
 }
 
+function findFlow<T extends { id: string }>(flows: readonly T[], id: string): T | undefined {
+  for (const flow of flows) if (flow.id === id) return flow;
+  return undefined;
+}
+
+/**
+ * The slots set (new or changed, compared as JSON) and cleared between two versions of a flow; `undefined`
+ * when none changed. A flow just pushed (`prior` undefined) compares against no slots.
+ */
 function slotChanges(
-  prior: FlowInstance,
+  prior: FlowInstance | undefined,
   flow: FlowInstance,
-): { set: Record<string, unknown>; cleared: string[] } {
-  const set: Record<string, unknown> = {};
-  const cleared: string[] = [];
-  for (const [name, value] of Object.entries(flow.slots))
-    if (value !== undefined && JSON.stringify(prior.slots[name]) !== JSON.stringify(value)) set[name] = value;
-  for (const [name, value] of Object.entries(prior.slots))
-    if (value !== undefined && flow.slots[name] === undefined) cleared.push(name);
-  return { set, cleared };
+): { set: Record<string, unknown>; cleared: string[] } | undefined {
+  let set: Record<string, unknown> | undefined;
+  let cleared: string[] | undefined;
+  for (const name in flow.slots) {
+    const value = flow.slots[name];
+    if (value === undefined) continue;
+    const old = prior?.slots[name];
+    if (old === value || (old !== undefined && JSON.stringify(old) === JSON.stringify(value))) continue;
+    set ??= {};
+    set[name] = value;
+  }
+  if (prior !== undefined)
+    for (const name in prior.slots) {
+      if (prior.slots[name] === undefined || flow.slots[name] !== undefined) continue;
+      cleared ??= [];
+      cleared.push(name);
+    }
+  if (set === undefined && cleared === undefined) return undefined;
+  return { set: set ?? {}, cleared: cleared ?? [] };
 }
