@@ -81,7 +81,9 @@ export const gaps = {
   sessionsMemory:
     'The peak heap of a round (docs/decisions/0044) is what the sessions keep plus what they made that outlived a ' +
     'scavenge and waits in the old generation for the next full collection. With 1,000 sessions interleaved at ' +
-    'every `await`, nearly everything a turn keeps across one gets there: 54 KiB per flowstack session over a round, ' +
+    'every `await`, nearly everything a turn keeps across one gets there: 51 KiB per flowstack session over a round ' +
+    '(52–54 KiB before its history drafts kept their text flat from the start, 2026-11-26; about 5 KiB per tool step ' +
+    'and 33 KiB for the rest of a turn, from sessions of 2 and 12 tool steps), ' +
     'against 136 KiB for the OpenAI Agents SDK and 171 KiB for the AI SDK (`node --expose-gc ' +
     "probes/promoted-per-session.mjs <framework>`, 2026-11-26). Of flowstack's peak (about 47.5 KiB on that day, " +
     "rounds within ±4 %): the memory store's rows of the threads the round finished (about 14.6 KiB of text and rows " +
