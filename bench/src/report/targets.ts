@@ -91,10 +91,12 @@ export const gaps = {
     'experiment only, 39.7–44.9 KiB); the tool journal, its rows and its per-call work (with the journal stage taken ' +
     "out, an experiment only, the peak fell by about 3 KiB); and, most of it, the turn's own state while it runs " +
     '(the held heap below, 24 KiB a session on SQLite). To close it with margin (about 41 KiB, 0.45× of the OpenAI ' +
-    "Agents SDK's 88–92 KiB): the held heap's work below, which lowers the peak byte for byte, and a journal that " +
-    "lets go of a completed turn's recorded model answers (five rows and 2.7 KB of text per turn here; the recorder looks an answer " +
-    "up only under its own turn's id, to replay that turn, so once the turn has ended nothing reads them back; the " +
-    'store has no delete for journal rows yet). ' +
+    "Agents SDK's 88–92 KiB), fewer bytes that outlive a scavenge: the held heap's work below, which lowers the " +
+    "peak byte for byte, and each step written once in the form that is kept (today a step's calls and results " +
+    "are events, then history and observation drafts, then the store's rows, beside the transcript and the " +
+    "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
+    'turn ran and would wait there as garbage until the next full collection; it would lower what a finished thread ' +
+    'keeps, not the peak. ' +
     'The held heap: a heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
