@@ -416,6 +416,7 @@ function renderResume(collected: Collected, plan: BenchPlan): string {
         mockShare(row.firstStepModel),
         spread(row.total, ms),
         framework === 'langgraph' && flow ? ratio(mid(row.firstStep) / mid(flow.firstStep)) : '',
+        String(row.firstStep.length),
       ]);
     }
   }
@@ -447,6 +448,7 @@ function renderResume(collected: Collected, plan: BenchPlan): string {
         'of which mock model',
         'whole resumed run',
         'flowstack advantage',
+        'runs',
       ],
       rows,
     ),
