@@ -2,7 +2,7 @@
  * Saves a turn in one transaction (snapshot, history rows, observations), then publishes the
  * observations with the ids the store gave them: save before emit (DESIGN.md invariant 4).
  */
-import type { ObservationBus } from '../observe/index.js';
+import { createObservationEncoder, type ObservationBus } from '../observe/index.js';
 import type { Observation, StateStore } from '../spec/index.js';
 import { encodeSnapshot } from '../store/index.js';
 import type { TurnState } from './turn-state.js';
@@ -16,13 +16,14 @@ export async function commitTurn(
   if (turn.lease?.stopped) throw turn.lease.reason;
   turn.beforeCommit?.();
   turn.snapshot.historySeq += turn.history.length;
+  const encode = createObservationEncoder();
   const commit = await store.commit({
     threadId: turn.threadId,
     expectedVersion: turn.baseVersion,
     data: encodeSnapshot(turn.snapshot),
     ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
     history: turn.history,
-    observations: turn.observations.map((o) => ({ type: o.type, data: JSON.stringify(o) })),
+    observations: turn.observations.map((o) => ({ type: o.type, data: encode(o) })),
     now: turn.clock.now(),
   });
   // The drafts are saved and the turn lets go of them: each becomes its observation by taking its id, not
