@@ -2,6 +2,7 @@ import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
+import { stableHash } from '../util/index.js';
 import { recordModelCalls } from './record-model-calls.js';
 
 const tools = [
@@ -67,10 +68,13 @@ describe('recordModelCalls', () => {
     expect(answer.content).toEqual([{ type: 'text', text: 'Five.' }]);
   });
 
-  it('replays an answer recorded under the fingerprint of earlier versions (tool names in full)', async () => {
+  const lastSize = JSON.stringify(call.prompt.at(-1)?.content).length;
+  const names = tools.map((t) => t.name).join(',');
+  it.each([
+    ['the tool names in full', `2:${lastSize}:${names}:text`],
+    ['the last message measured as JSON', `2:${lastSize}:#${stableHash(names).slice(0, 12)}:text`],
+  ])('replays an answer recorded under the fingerprint of earlier versions (%s)', async (_, legacy) => {
     const { store, scripted, recorder } = setUp(false);
-    const lastSize = JSON.stringify(call.prompt.at(-1)?.content).length;
-    const legacy = `2:${lastSize}:${tools.map((t) => t.name).join(',')}:text`;
     const result = JSON.stringify({
       fingerprint: legacy,
       content: [{ type: 'text', text: 'Recorded before the upgrade.' }],
@@ -92,6 +96,41 @@ describe('recordModelCalls', () => {
     const answer = await recorder.model.doGenerate(call);
     expect(scripted.calls.length).toBe(0);
     expect(answer.content).toEqual([{ type: 'text', text: 'Recorded before the upgrade.' }]);
+  });
+
+  it('tells a step from another by the size of its tool results, without serializing them', async () => {
+    const step = (value: string): LanguageModelV3CallOptions => ({
+      ...call,
+      prompt: [
+        ...call.prompt,
+        {
+          role: 'assistant',
+          content: [{ type: 'tool-call', toolCallId: 'call_1', toolName: 'add', input: { a: 2, b: 3 } }],
+        },
+        {
+          role: 'tool',
+          content: [
+            { type: 'tool-result', toolCallId: 'call_1', toolName: 'add', output: { type: 'text', value } },
+          ],
+        },
+      ],
+    });
+    const first = setUp(true);
+    await first.recorder.model.doGenerate(step('{"sum":5}'));
+    const replayed = (text: string) =>
+      recordModelCalls({
+        model: first.scripted,
+        store: first.store,
+        threadId: 't',
+        turnId: 'turn_1',
+        clock: { now: () => 2 } as never,
+        redact: { text: (t) => t },
+      }).model.doGenerate(step(text));
+    await replayed('{"sum":5}');
+    expect(first.scripted.calls.length).toBe(1);
+    // A result of another size is another step: the model is asked.
+    await replayed('{"sum":500}');
+    expect(first.scripted.calls.length).toBe(2);
   });
 
   it('asks the model again when the recorded answer was for another request', async () => {

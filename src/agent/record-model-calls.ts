@@ -18,22 +18,17 @@ import type {
   LanguageModelV3Content,
   LanguageModelV3FinishReason,
   LanguageModelV3GenerateResult,
+  LanguageModelV3Message,
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JournalEntry, StateStore } from '../spec/index.js';
 import { type Clock, flatString, stableHash } from '../util/index.js';
+import { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
 
 /** The journal's tool name for recorded model answers. */
 export const modelAnswerToolName = '(model)';
-
-interface RecordedAnswer {
-  fingerprint: string;
-  content: LanguageModelV3Content[];
-  finishReason: LanguageModelV3FinishReason;
-  usage: LanguageModelV3Usage;
-}
 
 export interface ModelRecorder {
   /** The model as the turn uses it: answers come from the journal when recorded. */
@@ -159,7 +154,7 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     const entry = await this.options.store.readJournal(key);
     if (!entry?.result) return { entry, answer: undefined };
     try {
-      const answer = JSON.parse(entry.result) as RecordedAnswer;
+      const answer = decodeRecordedAnswer(entry.result);
       return { entry, answer: fits(answer.fingerprint, fingerprint, call) ? answer : undefined };
     } catch {
       return { entry, answer: undefined };
@@ -173,7 +168,7 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     answer: RecordedAnswer,
   ): Promise<void> {
     const { store, threadId, clock, redact } = this.options;
-    const result = JSON.stringify({
+    const result = encodeRecordedAnswer({
       fingerprint: answer.fingerprint,
       content: answer.content.map((part) => redactPart(part, redact)),
       finishReason: answer.finishReason,
@@ -214,10 +209,11 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 
 /**
  * What must be the same for a recorded answer to fit: the number of prompt messages, the size of the
- * last one and the tools offered (a short hash of their names). Cheap (no hashing of the whole prompt) and
- * enough to tell a replayed call from a different one. The fingerprint is stored twice per answer (the
- * row's argument hash and its result), and a turn in flight keeps its rows: the names themselves, seventy
- * characters and more for a flow with the component tools, were the larger part of each row.
+ * last one and the tools offered (a short hash of their names). Cheap (no hashing or serializing of the
+ * prompt) and enough to tell a replayed call from a different one. The fingerprint is stored twice per
+ * answer (the row's argument hash and its result), and a turn in flight keeps its rows: the names
+ * themselves, seventy characters and more for a flow with the component tools, were the larger part of
+ * each row.
  */
 function fingerprintOf(call: LanguageModelV3CallOptions): string {
   const tools = call.tools ? offerOf(call.tools).hash : '';
@@ -228,19 +224,64 @@ function fingerprintOf(call: LanguageModelV3CallOptions): string {
 }
 
 /**
- * The fingerprint as flowstack wrote it before the short form (the tools' names in full): a turn that was
- * interrupted before an upgrade finds its answers under it when it is resumed after.
+ * Whether a recorded answer fits this call. Answers recorded by an earlier version carry its fingerprint:
+ * the tools' names in full, or the last message measured as its JSON text. A turn that was interrupted
+ * before an upgrade finds its answers under them when it is resumed after.
  */
-function legacyFingerprintOf(call: LanguageModelV3CallOptions): string {
-  const tools = call.tools ? offerOf(call.tools).names : '';
-  return `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`;
-}
-
 function fits(recorded: string, fingerprint: string, call: LanguageModelV3CallOptions): boolean {
-  return recorded === fingerprint || (!recorded.includes(':#') && recorded === legacyFingerprintOf(call));
+  if (recorded === fingerprint) return true;
+  const head = `${call.prompt.length}:${serializedLastMessageSize(call)}:`;
+  const format = `:${call.responseFormat?.type ?? 'text'}`;
+  if (recorded.includes(':#'))
+    return recorded === `${head}${call.tools ? offerOf(call.tools).hash : ''}${format}`;
+  return recorded === `${head}${call.tools ? offerOf(call.tools).names : ''}${format}`;
 }
 
+/**
+ * The size of the prompt's last message: the length of its texts, ids and tool names, and of the JSON of
+ * any other value. A tool result is text in the skill loop, so a step's call measures without serializing.
+ */
 function lastMessageSize(call: LanguageModelV3CallOptions): number {
+  const last = call.prompt.at(-1);
+  if (!last) return 0;
+  // A system message's content is its text; every other message's is a list of parts.
+  if (typeof last.content === 'string') return last.content.length;
+  let size = 0;
+  for (const part of last.content) size += partSize(part);
+  return size;
+}
+
+function partSize(part: Exclude<LanguageModelV3Message['content'], string>[number]): number {
+  const p = part as Partial<
+    Record<'type' | 'text' | 'toolCallId' | 'toolName' | 'input' | 'output', unknown>
+  >;
+  switch (p.type) {
+    case 'text':
+    case 'reasoning':
+      return 1 + valueSize(p.text);
+    case 'tool-call':
+      return 1 + valueSize(p.toolCallId) + valueSize(p.toolName) + valueSize(p.input);
+    case 'tool-result': {
+      const output = p.output as { type?: unknown; value?: unknown } | undefined;
+      return (
+        1 +
+        valueSize(p.toolCallId) +
+        valueSize(p.toolName) +
+        valueSize(output?.type) +
+        valueSize(output?.value)
+      );
+    }
+    default:
+      return 1 + valueSize(part);
+  }
+}
+
+function valueSize(value: unknown): number {
+  return typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
+}
+
+/** The last message measured as its JSON text, as fingerprints were before the measure above. */
+function serializedLastMessageSize(call: LanguageModelV3CallOptions): number {
   const last = call.prompt.at(-1);
   return last ? JSON.stringify(last.content).length : 0;
 }
