@@ -46,13 +46,15 @@ export function observe(
   type: ObservationType,
   data: Record<string, unknown>,
   parentId?: string,
+  /** When it happened; now when left out (events recorded together share one reading of the clock). */
+  time: number = turn.clock.now(),
 ): void {
   const draft: ObservationDraft = {
     specVersion: 1,
     threadId: turn.threadId,
     turnId: turn.turnId,
     type,
-    time: turn.clock.now(),
+    time,
     data,
   };
   if (parentId !== undefined) draft.parentId = parentId;
@@ -65,5 +67,10 @@ export function observe(
  * old generation, and the store then keeps a flat copy of it beside (see `flatString`).
  */
 export function record(turn: TurnState, kind: HistoryDraft['kind'], data: unknown): void {
-  turn.history.push({ kind, data: flatString(JSON.stringify(data)), turnId: turn.turnId });
+  recordText(turn, kind, JSON.stringify(data));
+}
+
+/** Appends a history row whose data the caller has serialized already (made flat here, as above). */
+export function recordText(turn: TurnState, kind: HistoryDraft['kind'], text: string): void {
+  turn.history.push({ kind, data: flatString(text), turnId: turn.turnId });
 }

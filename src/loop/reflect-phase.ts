@@ -4,6 +4,7 @@
  * them. A step without errors continues. Withdrawals and a forced reflection (level 1) are recorded
  * as events; the next react phase acts on them.
  */
+import { jsonFitsWithin } from '../util/index.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { classifyToolError, type ReflectDecision, worstDecision } from './classify-tool-error.js';
 import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
@@ -48,7 +49,7 @@ export function reflectPhase(
     if (!state.succeededTools.includes(r.toolName))
       state.succeededTools = state.succeededTools.concat(r.toolName);
     // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
-    const output = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars ? r.output : r.contextText;
+    const output = jsonFitsWithin(r.output, maxKeptOutputChars) ? r.output : r.contextText;
     const completed = state.completed.concat({ callId: r.callId, toolName: r.toolName, output });
     state.completed = completed.length > keptEntries ? completed.slice(-keptEntries) : completed;
   }
