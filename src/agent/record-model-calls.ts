@@ -78,6 +78,11 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
   readonly modelId: string;
   private readonly options: RecordModelCallsOptions;
   private readonly counts: Map<string, number>;
+  /** The labels of the last call, and the asker and journal key prefix made from them. */
+  private askerPhase: unknown = undefined;
+  private askerFlow: unknown = undefined;
+  private asker: string | undefined = undefined;
+  private keyPrefix = '';
 
   constructor(options: RecordModelCallsOptions) {
     const inner = options.model;
@@ -141,13 +146,17 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 
   private next(call: LanguageModelV3CallOptions): { key: string; callId: string } {
     const labels = (call.providerOptions?.flowstack ?? {}) as Record<string, unknown>;
-    const asker = `${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`;
+    // A run asks with the same labels call after call: its asker and key prefix are made once, not per call.
+    if (this.asker === undefined || labels.phase !== this.askerPhase || labels.flow !== this.askerFlow) {
+      this.askerPhase = labels.phase;
+      this.askerFlow = labels.flow;
+      this.asker = flatString(`${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`);
+      this.keyPrefix = flatString(`${this.options.threadId}:${this.options.turnId}:model:${this.asker}:`);
+    }
+    const asker = this.asker;
     const n = this.counts.get(asker) ?? 0;
     this.counts.set(asker, n + 1);
-    return {
-      key: `${this.options.threadId}:${this.options.turnId}:model:${asker}:${n}`,
-      callId: `${asker}#${n}`,
-    };
+    return { key: `${this.keyPrefix}${n}`, callId: `${asker}#${n}` };
   }
 
   private async lookup(key: string, fingerprint: string, call: LanguageModelV3CallOptions): Promise<Lookup> {
