@@ -14,31 +14,27 @@ export interface TargetResult {
 
 export const gaps = {
   quarterOfFastestPeer:
-    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (component " +
-    'tools, validators and abort signals are no longer rebuilt per run or call, docs/decisions/0026; the ' +
-    "agent's tools are no longer wrapped for telemetry at every turn, docs/decisions/0033; the objects of " +
-    'each turn and step keep shared hidden classes and a run shares one abort controller across its steps, ' +
-    'docs/decisions/0034; a turn no longer makes a timer and an abort signal for its lease, ' +
-    'docs/decisions/0037; a turn begun here skips the journal read before each call, and the per-call path ' +
-    'waits on reactions instead of async frames, docs/decisions/0038). Per turn: the thread is leased, ' +
-    'loaded, its snapshot decoded and schema-checked; the turn is saved twice (its in-flight record before ' +
-    'the first model call, docs/decisions/0017, and its result), each save schema-checking and encoding the ' +
-    'snapshot and serializing the observations; routing, the flow stack and its per-turn diff. Per step: the ' +
-    "model's answer is journaled before it is used (docs/decisions/0027), the tool call passes the whole " +
-    'pipeline (arguments parsed and validated against JSON Schema, a journal start row with a SHA-256 of the ' +
-    'arguments and a result row, redaction, output validation, the timeout), and the step becomes history ' +
-    'rows and observations. Measured in single processes at steady state (sessions of K = 1 against K = 10 on one ' +
-    'host, 2026-11-26): about 29 µs per turn and 23 µs per step, so at K = 10 the per-turn part is under 3 µs of a ' +
-    "step's 26 µs; with no per-turn cost at all the ratio would still be about 0.24×. The step itself is what " +
-    'remains: about a fifth of it is garbage collection (some 40 KB allocated per step), about 10 µs the tool ' +
-    'pipeline (section "Pipeline micro-benchmarks"), about 5 µs the model\'s path (the answer journaled, the ' +
-    'telemetry wrapper, parsing), the rest the loop (events, history rows, observations). The ratio follows the host: ' +
-    '0.21× and 0.38× on two hosts of the same kind whose only clock source was kvm-clock (the AI SDK 258 and ' +
-    '137 µs), 0.24× and 0.27× on hosts with the TSC (the AI SDK 163 and 96 µs). To close it for good: fewer bytes ' +
-    'per step (each stage of the pipeline and each layer of the loop allocates its own records); the wrapping ' +
-    'stages of the pipeline (audit, journal, cache, simulation, snapshot) as checks before and after one awaited ' +
-    'execute, as the post-processing ones have been since docs/decisions/0043; a smaller fixed cost per turn ' +
-    '(about a quarter of the K = 10 figure: a one-step turn costs about 320 µs of CPU); fewer clock reads per step.',
+    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (docs/decisions/0026, " +
+    "0033, 0034, 0037, 0038 and 0043 took that out). Per step: the model's answer is journaled before it is used " +
+    '(docs/decisions/0027); the tool call passes the whole pipeline (arguments parsed and validated against JSON ' +
+    'Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction, output validation, the ' +
+    'timeout); the step becomes two history rows and two observations. Per turn: the thread is leased, loaded and its ' +
+    'snapshot decoded; the turn is saved twice (its in-flight record before the first model call, ' +
+    'docs/decisions/0017, and its result), each save schema-checking and encoding the snapshot; routing, the flow ' +
+    'stack and its diff. Measured in single processes on an AMD EPYC host (2026-11-26, sessions of K = 1 against K = 10): ' +
+    'about 24 µs per turn and 21 µs per step, so the per-turn part is about 2 µs of a K = 10 step; the step itself ' +
+    'is what has to shrink. In a CPU profile of the measured sessions about a third of the step is turning its records ' +
+    "into text (the answer's and the result's journal rows, the history rows, the observations) and the memory " +
+    "store's keeping of them: its journal index holds every row of the process, and looking up a new key costs more " +
+    'as it grows (about 90 ns more at 40,000 rows than at 100). docs/decisions/0045 took 4–5 % off the step by ' +
+    'serializing less for the same texts (24.9 to 23.8 µs in interleaved pairs of processes). The verdict counts each ' +
+    "framework's mock model in its figure, as the issue's reference figures do; the first row gives the ratio " +
+    'without the mocks too. The ratio follows the host: 0.26–0.27× on AMD EPYC (the AI SDK 88–92 µs), 0.31–0.36× on an ' +
+    'Intel Xeon host of the same kind (the AI SDK 158–176 µs). To close it with margin: one journal row per step ' +
+    'instead of two (the answer written with the start of the calls it leads to, one serialization fewer); a journal ' +
+    'index per turn in the memory store; the wrapping stages of the pipeline (audit, journal, cache, simulation, ' +
+    'snapshot) as checks before and after one awaited execute, as the post-processing ones have been since ' +
+    'docs/decisions/0043.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call, and in a quiet ' +
@@ -85,7 +81,12 @@ export const gaps = {
     '(52–54 KiB before its history drafts kept their text flat from the start, 2026-11-26; about 5 KiB per tool step ' +
     'and 33 KiB for the rest of a turn, from sessions of 2 and 12 tool steps), ' +
     'against 136 KiB for the OpenAI Agents SDK and 171 KiB for the AI SDK (`node --expose-gc ' +
-    "probes/promoted-per-session.mjs <framework>`, 2026-11-26). Of flowstack's peak (about 47.5 KiB on that day, " +
+    'probes/promoted-per-session.mjs <framework>`, 2026-11-26). The rounds of one process differ by more than the ' +
+    "distance to the line: on an AMD EPYC host (2026-11-26) flowstack's three rounds read 44–46, 49–50 and 44–47 KiB " +
+    '(the second always the highest), and the verdict takes their median. Recorded model answers keep their usage as ' +
+    'seven counts since docs/decisions/0045 (a third off each answer row); a memory store that kept observation rows ' +
+    'without their envelope (tried the same day, not kept) did not move the peak: most of them are written when ' +
+    "turns end, after the calls the peak is sampled at. Of flowstack's peak (about 47.5 KiB on an Intel Xeon host, " +
     "rounds within ±4 %): the memory store's rows of the threads the round finished (about 14.6 KiB of text and rows " +
     'per thread, kept for good; the same job on a SQLite store read 43.8–44.1 KiB, and with the rows dropped, an ' +
     'experiment only, 39.7–44.9 KiB); the tool journal, its rows and its per-call work (with the journal stage taken ' +
