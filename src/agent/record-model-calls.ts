@@ -184,8 +184,7 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
       usage: answer.usage,
     });
     const now = clock.now();
-    const finish = () => store.journalFinish({ key: slot.key, status: 'succeeded', result, finishedAt: now });
-    if (exists) return finish();
+    if (exists) return this.finish(slot.key, result, now);
     if (!store.journalRecord) {
       const started: JournalEntry = {
         key: slot.key,
@@ -197,7 +196,7 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
         status: 'started',
         startedAt: now,
       };
-      return store.journalStart(started).then(finish);
+      return store.journalStart(started).then(() => this.finish(slot.key, result, now));
     }
     const entry = {
       key: slot.key,
@@ -212,7 +211,13 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
       result,
     };
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
-    return store.journalRecord(entry).then((stored) => (stored.result !== result ? finish() : undefined));
+    return store
+      .journalRecord(entry)
+      .then((stored) => (stored.result !== result ? this.finish(slot.key, result, now) : undefined));
+  }
+
+  private finish(key: string, result: string, finishedAt: number): Promise<void> {
+    return this.options.store.journalFinish({ key, status: 'succeeded', result, finishedAt });
   }
 }
 

@@ -13,6 +13,8 @@ import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
   emit,
+  emitToolCall,
+  emitToolResult,
   type SkillRun,
   type StepCall,
   sharedController,
@@ -66,7 +68,7 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
   const queued: ToolCallRequest[] = [];
   const withdrawn = run.state.breaker.withdrawn;
   for (const call of calls) {
-    emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
+    emitToolCall(run, call);
     if (!run.tools.has(call.toolName)) notOffered = withId(notOffered, call.callId);
     if (call.problem !== undefined) {
       answered = withAnswer(
@@ -126,7 +128,7 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
   const toRun = queued.slice();
   const finish = (stopped: StopReason | undefined): ValidateResult => {
     const results = calls.map((call) => answered?.get(call.callId) as ToolCallResult);
-    for (const result of results) emit(run, { type: 'tool-result', result });
+    for (const result of results) emitToolResult(run, result);
     const outcome: ValidateResult = { results, repeated: repeated ?? none, notOffered: notOffered ?? none };
     if (stopped) outcome.stopped = stopped;
     return outcome;
