@@ -86,14 +86,19 @@ export const gaps = {
     '(the second always the highest), and the verdict takes their median. Recorded model answers keep their usage as ' +
     'seven counts since docs/decisions/0045 (a third off each answer row); a memory store that kept observation rows ' +
     'without their envelope (tried the same day, not kept) did not move the peak: most of them are written when ' +
-    "turns end, after the calls the peak is sampled at. Of flowstack's peak (about 47.5 KiB on an Intel Xeon host, " +
+    'turns end, after the calls the peak is sampled at. Experiments on that host (not kept): a memory store that does not keep the ' +
+    "model answers' journal rows held 24.5 KiB a session instead of 26.4 and peaked 41.7–43.1 KiB instead of " +
+    "44.4–46.3: six rows of about 330 bytes each (the row's object, its key, its call id and the answer's text); " +
+    "a turn without its tool observations peaked the same. Of flowstack's peak (about 47.5 KiB on an Intel Xeon host, " +
     "rounds within ±4 %): the memory store's rows of the threads the round finished (about 14.6 KiB of text and rows " +
     'per thread, kept for good; the same job on a SQLite store read 43.8–44.1 KiB, and with the rows dropped, an ' +
     'experiment only, 39.7–44.9 KiB); the tool journal, its rows and its per-call work (with the journal stage taken ' +
     "out, an experiment only, the peak fell by about 3 KiB); and, most of it, the turn's own state while it runs " +
     '(the held heap below, 24 KiB a session on SQLite). To close it with margin (about 41 KiB, 0.45× of the OpenAI ' +
     "Agents SDK's 88–92 KiB), fewer bytes that outlive a scavenge: the held heap's work below, which lowers the " +
-    "peak byte for byte, and each step written once in the form that is kept (today a step's calls and results " +
+    "peak byte for byte, one journal row per tool step instead of two (the model's answer written with the start of the calls it " +
+    'leads to: the answer rows are about 3 KiB of the peak), and each step written once in the form that is kept ' +
+    "(today a step's calls and results " +
     "are events, then history and observation drafts, then the store's rows, beside the transcript and the " +
     "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
     'turn ran and would wait there as garbage until the next full collection; it would lower what a finished thread ' +
