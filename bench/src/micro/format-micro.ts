@@ -19,7 +19,7 @@ const toolLabels: Record<PipelineToolKind, { tool: string; work: string }> = {
     tool: '`safe`, idempotent, no store',
     work: 'the stages only: no journal, no audit, no rate limit',
   },
-  safe: { tool: '`safe`, idempotent, memory store', work: '+ journal (read, start row, result row)' },
+  safe: { tool: '`safe`, idempotent, memory store', work: '+ journal (read, one row with the result)' },
   controlled: {
     tool: '`controlled`, not idempotent, memory store',
     work: '+ journal, + audit row (write, complete), + level rate limit',

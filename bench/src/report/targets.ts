@@ -17,7 +17,8 @@ export const gaps = {
     "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (docs/decisions/0026, " +
     "0033, 0034, 0037, 0038 and 0043 took that out). Per step: the model's answer is journaled before it is used " +
     '(docs/decisions/0027); the tool call passes the whole pipeline (arguments parsed and validated against JSON ' +
-    'Schema, a journal start row with a SHA-256 of the arguments and a result row, redaction, output validation, the ' +
+    'Schema, a journal row with a SHA-256 of the arguments, written once with the result for an idempotent tool ' +
+    '(docs/decisions/0046) and as a start row and a result row otherwise, redaction, output validation, the ' +
     'timeout); the step becomes two history rows and two observations. Per turn: the thread is leased, loaded and its ' +
     'snapshot decoded; the turn is saved twice (its in-flight record before the first model call, ' +
     'docs/decisions/0017, and its result), each save schema-checking and encoding the snapshot; routing, the flow ' +
@@ -49,10 +50,10 @@ export const gaps = {
     'for the collector to mark), fewer bytes allocated per step, and one append-only prompt array per run handed ' +
     'to the model as a read-only view instead of a copy.',
   sqliteVsLangGraph:
-    'flowstack writes to SQLite three times per step, each its own WAL append: the model answer (one row; ' +
-    'docs/decisions/0027) and the tool call (a start row before it runs, as invariant 5 requires, and the result ' +
-    'after). To close it: write the start and result of calls that finish within the step in one transaction ' +
-    'after a durable start of the batch; keep the per-turn commit as it is (its cost is flat).',
+    'flowstack writes to SQLite twice per step, each its own WAL append: the model answer (one row; ' +
+    'docs/decisions/0027) and the tool call (one row with its result for an idempotent tool, docs/decisions/0046; a ' +
+    'non-idempotent one is started before it runs, as invariant 5 requires, and finished after). To close it: write ' +
+    "the step's answer and results in one transaction; keep the per-turn commit as it is (its cost is flat).",
   parallelTools:
     'When the model asks for several tools in one step, the skill loop passes them to `executeToolBatch` without a ' +
     '`parallelGroup`, so they run one after another (3 × 50 ms). `executeToolBatch` itself overlaps calls that ' +

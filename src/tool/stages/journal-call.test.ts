@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { executeToolBatch } from '../execute-tool-batch.js';
-import { call, createTestContext } from '../fixtures/batch-context.js';
+import { call, createTestContext, deferred } from '../fixtures/batch-context.js';
 import { createFreshJournal } from '../tool-batch-context.js';
 
 const input = z.object({ to: z.string() });
@@ -239,5 +239,115 @@ describe('journal of a turn begun in this process (freshJournal)', () => {
     expect(await executeToolBatch([call('send', { to: 'ana' }, 'c1')], resumed)).toEqual(first);
     expect(reads.count).toBe(1);
     expect(runs).toEqual(['ana']);
+  });
+});
+
+describe('one journal row per idempotent call of a turn begun in this process', () => {
+  function countWrites(context: ReturnType<typeof createTestContext>) {
+    const store = context.store;
+    if (!store?.journalRecord) throw new Error('the test context has a store that records rows whole');
+    const writes: string[] = [];
+    const start = store.journalStart.bind(store);
+    const record = store.journalRecord.bind(store);
+    const finish = store.journalFinish.bind(store);
+    store.journalStart = (entry) => {
+      writes.push(`start ${entry.key}`);
+      return start(entry);
+    };
+    store.journalRecord = (entry) => {
+      writes.push(`record ${entry.key} ${entry.status}`);
+      return record(entry);
+    };
+    store.journalFinish = (entry) => {
+      writes.push(`finish ${entry.key} ${entry.status}`);
+      return finish(entry);
+    };
+    return writes;
+  }
+
+  it('writes the row once, with its result, when the call has run', async () => {
+    const runs: string[] = [];
+    const held = deferred();
+    const tool = defineTool({
+      ...senderOptions(runs, true),
+      execute: async ({ to }: { to: string }) => {
+        await held.promise;
+        runs.push(to);
+        return `sent to ${to}`;
+      },
+    });
+    const context = createTestContext([tool], { freshJournal: createFreshJournal('turn-1') });
+    const writes = countWrites(context);
+    const running = executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // While it runs there is no row: a crash now leaves a call that may simply run again.
+    expect(await context.store?.readJournal('thread-1:turn-1:c1')).toBeUndefined();
+    held.resolve();
+    const [result] = await running;
+    expect(result?.status).toBe('success');
+    expect(writes).toEqual(['record thread-1:turn-1:c1 succeeded']);
+    const row = await context.store?.readJournal('thread-1:turn-1:c1');
+    expect(row).toMatchObject({ callId: 'c1', toolName: 'send', idempotent: true, status: 'succeeded' });
+    expect(row?.argsHash).toMatch(/^[0-9a-f]{32}$/);
+    expect(row?.finishedAt).toBeGreaterThanOrEqual(row?.startedAt ?? Number.POSITIVE_INFINITY);
+    expect(JSON.parse(row?.result ?? '{}')).toMatchObject({ status: 'success', output: 'sent to ana' });
+    // Used again in the turn, the call id is answered from that row.
+    expect(await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context)).toEqual([result]);
+    expect(runs).toEqual(['ana']);
+  });
+
+  it('still starts a non-idempotent call before it runs', async () => {
+    const context = createTestContext([sender([])], { freshJournal: createFreshJournal('turn-1') });
+    const writes = countWrites(context);
+    await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(writes).toEqual(['start thread-1:turn-1:c1', 'finish thread-1:turn-1:c1 succeeded']);
+  });
+
+  it('answers with a result of the same call that was recorded while it ran', async () => {
+    const runs: string[] = [];
+    const held = deferred();
+    const tool = defineTool({
+      ...senderOptions(runs, true),
+      execute: async ({ to }: { to: string }) => {
+        await held.promise;
+        runs.push(to);
+        return `sent to ${to} (${runs.length})`;
+      },
+    });
+    const context = createTestContext([tool], { freshJournal: createFreshJournal('turn-1') });
+    const running = executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    // Another process took the turn over and finished the same call first.
+    const other = createTestContext([sender([], true)], { store: context.store });
+    const [theirs] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], other);
+    held.resolve();
+    const [mine] = await running;
+    expect(mine).toEqual(theirs);
+    expect(JSON.parse((await context.store?.readJournal('thread-1:turn-1:c1'))?.result ?? '{}')).toEqual(
+      theirs,
+    );
+  });
+
+  it('finishes a row that was only started meanwhile with its own result', async () => {
+    const runs: string[] = [];
+    const held = deferred();
+    const tool = defineTool({
+      ...senderOptions(runs, true),
+      execute: async ({ to }: { to: string }) => {
+        await held.promise;
+        runs.push(to);
+        return `sent to ${to}`;
+      },
+    });
+    const context = createTestContext([tool], { freshJournal: createFreshJournal('turn-1') });
+    const running = executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    await context.store?.journalStart({ ...startedEntry(), idempotent: true });
+    held.resolve();
+    const [mine] = await running;
+    expect(mine?.status).toBe('success');
+    const row = await context.store?.readJournal('thread-1:turn-1:c1');
+    expect(row?.status).toBe('succeeded');
+    expect(JSON.parse(row?.result ?? '{}')).toEqual(mine);
   });
 });

@@ -10,9 +10,66 @@ import { replayEntry } from './replay-journaled.js';
  * A non-idempotent call that started but has no result (a crash in between) is not re-run: its tool's
  * `reconcile` hook decides what happened, and without one (or when it cannot tell) the call becomes an
  * `outcome_unknown` suspension for a person — unless that person already said it did not happen.
+ *
+ * An idempotent call known to have no row yet (a turn begun in this process) gets one row, written whole
+ * when it has its result: a start row would only say that a call that may safely run again had begun, so
+ * it is one store write per call less (docs/decisions/0046-one-journal-row-per-idempotent-call.md).
  */
-export const journalCall: ToolStage = (state, next) =>
-  state.batch.store && state.tool ? journal(state, next) : next(state);
+export const journalCall: ToolStage = (state, next) => {
+  const { store } = state.batch;
+  const tool = state.tool;
+  if (!store || !tool) return next(state);
+  if (tool.idempotent && state.journaled === null && store.journalRecord) return runThenRecord(state, next);
+  return journal(state, next);
+};
+
+/**
+ * Runs an idempotent call that has no row, then records its row with start, end and result in one write.
+ * A row that another process or a concurrent duplicate wrote meanwhile is kept when it holds a result of
+ * the same call (its result is answered, as a replay would); any other row is finished with this result.
+ */
+function runThenRecord(state: ToolCallState, next: Parameters<ToolStage>[1]): Promise<ToolCallResult> {
+  const { store, threadId, clock } = state.batch;
+  const tool = state.tool;
+  const record = store?.journalRecord;
+  if (!store || !tool || !record) return next(state);
+  const key = idempotencyKeyOf(state);
+  const startedAt = clock.now();
+  return next(state).then((result) => {
+    const text = JSON.stringify(result);
+    const status = journalStatusOf(result);
+    const finishedAt = clock.now();
+    return record
+      .call(store, {
+        key,
+        threadId,
+        callId: state.request.callId,
+        toolName: tool.name,
+        argsHash: argsHashOf(state),
+        idempotent: true,
+        status,
+        startedAt,
+        finishedAt,
+        result: text,
+      })
+      .then((kept) => {
+        state.batch.freshJournal?.keys.add(key);
+        if (kept.result === text) return result;
+        if (
+          kept.status !== 'started' &&
+          kept.result !== undefined &&
+          kept.toolName === tool.name &&
+          kept.argsHash === argsHashOf(state)
+        )
+          return replayEntry(state, kept);
+        return store.journalFinish({ key, status, result: text, finishedAt }).then(() => result);
+      });
+  });
+}
+
+function journalStatusOf(result: ToolCallResult): 'succeeded' | 'failed' | 'suspended' {
+  return result.status === 'success' ? 'succeeded' : result.status === 'error' ? 'failed' : 'suspended';
+}
 
 const journal: ToolStage = async (state, next) => {
   const { store, threadId, clock } = state.batch;
@@ -54,8 +111,7 @@ const journal: ToolStage = async (state, next) => {
     store
       .journalFinish({
         key,
-        status:
-          result.status === 'success' ? 'succeeded' : result.status === 'error' ? 'failed' : 'suspended',
+        status: journalStatusOf(result),
         result: JSON.stringify(result),
         finishedAt: clock.now(),
       })
