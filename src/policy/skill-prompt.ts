@@ -19,9 +19,10 @@ export function composeSkillPrompt(options: {
   guidance?: string;
 }): string {
   const { spec, flow } = options;
-  const instructions = spec.skill.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_m, name: string) =>
-    format(flow.slots[name]),
-  );
+  // Most skills name no slot: their text is used as it is, without a pass of the pattern over it.
+  const instructions = spec.skill.includes('{{')
+    ? spec.skill.replace(/\{\{\s*([a-zA-Z0-9_]+)\s*\}\}/g, (_m, name: string) => format(flow.slots[name]))
+    : spec.skill;
   const slotLines = spec.slots
     .filter((s) => flow.slots[s.name] !== undefined)
     .map((s) => `- ${s.name}: ${format(flow.slots[s.name])}`);
