@@ -296,6 +296,25 @@ describe('one journal row per idempotent call of a turn begun in this process', 
     expect(runs).toEqual(['ana']);
   });
 
+  it('hashes the arguments as called, even when the tool changes the input it was given', async () => {
+    const tool = defineTool({
+      ...senderOptions([], true),
+      execute: (input: { to: string }) => {
+        input.to = 'someone else';
+        return 'sent';
+      },
+    });
+    const context = createTestContext([tool], { freshJournal: createFreshJournal('turn-1') });
+    await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    const reference = createTestContext([sender([], true)], { freshJournal: createFreshJournal('turn-1') });
+    await executeToolBatch([call('send', { to: 'ana' }, 'c1')], reference);
+    const row = await context.store?.readJournal('thread-1:turn-1:c1');
+    expect(row?.argsHash).toBe((await reference.store?.readJournal('thread-1:turn-1:c1'))?.argsHash);
+    // So the same call, asked again in the turn, is answered from the row rather than refused.
+    const [again] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
+    expect(again?.status).toBe('success');
+  });
+
   it('still starts a non-idempotent call before it runs', async () => {
     const context = createTestContext([sender([])], { freshJournal: createFreshJournal('turn-1') });
     const writes = countWrites(context);

@@ -34,6 +34,8 @@ function runThenRecord(state: ToolCallState, next: Parameters<ToolStage>[1]): Pr
   const record = store?.journalRecord;
   if (!store || !tool || !record) return next(state);
   const key = idempotencyKeyOf(state);
+  // The arguments as called: a tool may change the input object it was given.
+  const argsHash = argsHashOf(state);
   const startedAt = clock.now();
   return next(state).then((result) => {
     const text = JSON.stringify(result);
@@ -45,7 +47,7 @@ function runThenRecord(state: ToolCallState, next: Parameters<ToolStage>[1]): Pr
         threadId,
         callId: state.request.callId,
         toolName: tool.name,
-        argsHash: argsHashOf(state),
+        argsHash,
         idempotent: true,
         status,
         startedAt,
@@ -59,7 +61,7 @@ function runThenRecord(state: ToolCallState, next: Parameters<ToolStage>[1]): Pr
           kept.status !== 'started' &&
           kept.result !== undefined &&
           kept.toolName === tool.name &&
-          kept.argsHash === argsHashOf(state)
+          kept.argsHash === argsHash
         )
           return replayEntry(state, kept);
         return store.journalFinish({ key, status, result: text, finishedAt }).then(() => result);
