@@ -8,7 +8,7 @@ import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
 import type { FlowInstance, ScratchpadEntry, ToolCallResult } from '../spec/index.js';
-import type { ToolBatchContext, ToolSet } from '../tool/index.js';
+import { resultText, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
 import type { AgentLimits } from './agent-types.js';
 import { observe, recordText, type TurnState } from './turn-state.js';
@@ -116,8 +116,11 @@ function toolCallText(
   return `{"flowId":${flow},"callId":${JSON.stringify(callId)},"toolName":${JSON.stringify(toolName)},"input":${JSON.stringify(input)}}`;
 }
 
-/** The row of a result: the text of `JSON.stringify({ flowId, ...result })`, without the merged copy. */
+/**
+ * The row of a result: the text of `JSON.stringify({ flowId, ...result })`, without the merged copy, made
+ * from the result's JSON as the journal wrote it (`resultText`).
+ */
 function toolResultText(flow: string, result: ToolCallResult): string {
-  const text = JSON.stringify(result);
+  const text = resultText(result);
   return text.length > 2 ? `{"flowId":${flow},${text.slice(1)}` : `{"flowId":${flow}}`;
 }

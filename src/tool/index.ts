@@ -46,6 +46,7 @@ export {
   readToolResult,
   type StoredToolResult,
 } from './read-tool-result.js';
+export { resultText } from './result-text.js';
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type AnsweredCalls,

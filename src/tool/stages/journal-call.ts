@@ -1,4 +1,5 @@
 import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
+import { resultText } from '../result-text.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolStage } from '../tool-pipeline.js';
 import { replayEntry } from './replay-journaled.js';
@@ -38,7 +39,7 @@ function runThenRecord(state: ToolCallState, next: Parameters<ToolStage>[1]): Pr
   const argsHash = argsHashOf(state);
   const startedAt = clock.now();
   return next(state).then((result) => {
-    const text = JSON.stringify(result);
+    const text = resultText(result);
     const status = journalStatusOf(result);
     const finishedAt = clock.now();
     return record
@@ -114,7 +115,7 @@ const journal: ToolStage = async (state, next) => {
       .journalFinish({
         key,
         status: journalStatusOf(result),
-        result: JSON.stringify(result),
+        result: resultText(result),
         finishedAt: clock.now(),
       })
       .then(() => result),
