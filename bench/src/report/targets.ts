@@ -24,18 +24,23 @@ export const gaps = {
     'docs/decisions/0017, and its result), each save schema-checking and encoding the snapshot; routing, the flow ' +
     'stack and its diff. Measured in single processes on an AMD EPYC host (2026-11-26, sessions of K = 1 against K = 10): ' +
     'about 24 µs per turn and 21 µs per step, so the per-turn part is about 2 µs of a K = 10 step; the step itself ' +
-    'is what has to shrink. In a CPU profile of the measured sessions about a third of the step is turning its records ' +
-    "into text (the answer's and the result's journal rows, the history rows, the observations) and the memory " +
-    "store's keeping of them: its journal index holds every row of the process, and looking up a new key costs more " +
-    'as it grows (about 90 ns more at 40,000 rows than at 100). docs/decisions/0045 took 4–5 % off the step by ' +
-    'serializing less for the same texts (24.9 to 23.8 µs in interleaved pairs of processes). The verdict counts each ' +
-    "framework's mock model in its figure, as the issue's reference figures do; the first row gives the ratio " +
-    'without the mocks too. The ratio follows the host: 0.26–0.27× on AMD EPYC (the AI SDK 88–92 µs), 0.31–0.36× on an ' +
-    'Intel Xeon host of the same kind (the AI SDK 158–176 µs). To close it with margin: one journal row per step ' +
-    'instead of two (the answer written with the start of the calls it leads to, one serialization fewer); a journal ' +
-    'index per turn in the memory store; the wrapping stages of the pipeline (audit, journal, cache, simulation, ' +
-    'snapshot) as checks before and after one awaited execute, as the post-processing ones have been since ' +
-    'docs/decisions/0043.',
+    'is what has to shrink. A CPU profile of the measured sessions has no hot spot: no function takes more than ' +
+    "about 3 % of the step, and about a third of it is turning the step's records into text (the answer's and the " +
+    "result's journal rows, the history rows, the observations) and the memory store's keeping of them. " +
+    'docs/decisions/0045 took 4–5 % off the step by serializing less for the same texts, and docs/decisions/0046 ' +
+    'one store write per idempotent call (about 2.5 % of the instructions of a step). Counted in instructions ' +
+    '(`valgrind --tool=cachegrind`, 300 warm-up sessions, then 600 more against none; Intel Xeon host, 2026-11-26) a ' +
+    'K = 10 step is about 0.53 million instructions for flowstack and 2.0 million for the AI SDK: 0.26×, the same as ' +
+    "the measured time. The verdict counts each framework's mock model in its figure, as the issue's reference " +
+    'figures do; the first row gives the ratio without the mocks too. The ratio follows the host and its load: ' +
+    '0.25–0.27× on AMD EPYC (the AI SDK 88–92 µs a step), 0.26–0.28× on an Intel Xeon host of the same kind, where ' +
+    'single processes ranged widely within one hour (the AI SDK 153–569 µs a step, flowstack 41–100 µs), so the ' +
+    "medians of a run move with the host's other load. To close it with margin: the model answer written with the " +
+    'rows of the calls it leads to (one journal ' +
+    'write and one serialization per step fewer); the tool arguments parsed and made canonical once per call (the ' +
+    'loop and the pipeline each do both now); the wrapping stages of the pipeline (audit, journal, cache, ' +
+    'simulation, snapshot) as checks before and after one awaited execute, as the post-processing ones have been ' +
+    'since docs/decisions/0043.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call, and in a quiet ' +
@@ -84,7 +89,8 @@ export const gaps = {
     'against 136 KiB for the OpenAI Agents SDK and 171 KiB for the AI SDK (`node --expose-gc ' +
     'probes/promoted-per-session.mjs <framework>`, 2026-11-26). The rounds of one process differ by more than the ' +
     "distance to the line: on an AMD EPYC host (2026-11-26) flowstack's three rounds read 44–46, 49–50 and 44–47 KiB " +
-    '(the second always the highest), and the verdict takes their median. Recorded model answers keep their usage as ' +
+    '(the second always the highest), and the verdict takes their median; on an Intel Xeon host the same evening, ' +
+    'four processes of one build read medians of 43.0, 44.7, 46.1 and 47.1 KiB. Recorded model answers keep their usage as ' +
     'seven counts since docs/decisions/0045 (a third off each answer row); a memory store that kept observation rows ' +
     'without their envelope (tried the same day, not kept) did not move the peak: most of them are written when ' +
     'turns end, after the calls the peak is sampled at. Experiments on that host (not kept): a memory store that does not keep the ' +
@@ -97,8 +103,9 @@ export const gaps = {
     "out, an experiment only, the peak fell by about 3 KiB); and, most of it, the turn's own state while it runs " +
     '(the held heap below, 24 KiB a session on SQLite). To close it with margin (about 41 KiB, 0.45× of the OpenAI ' +
     "Agents SDK's 88–92 KiB), fewer bytes that outlive a scavenge: the held heap's work below, which lowers the " +
-    "peak byte for byte, one journal row per tool step instead of two (the model's answer written with the start of the calls it " +
-    'leads to: the answer rows are about 3 KiB of the peak), and each step written once in the form that is kept ' +
+    "peak byte for byte, the model's answer written with the rows of the calls it leads to (the answer rows are " +
+    'about 3 KiB of the peak; since docs/decisions/0046 an idempotent call has one row, not two), and each step ' +
+    'written once in the form that is kept ' +
     "(today a step's calls and results " +
     "are events, then history and observation drafts, then the store's rows, beside the transcript and the " +
     "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
