@@ -96,8 +96,10 @@ export function createPlan(options: {
     minRuns: 1,
     heapRuns: 2,
     steps,
-    // Long enough that flowstack's figure no longer falls while it is measured (bench/README.md).
-    warmupSteps: quick ? 2_000 : 20_000,
+    // Long enough that flowstack's figure no longer falls while it is measured (bench/README.md): at K = 10 its
+    // instructions per step still fell by a fifth between 20,000 and 70,000 steps (docs/decisions/0047). A slower
+    // framework stops at `warmupMaxMs` first, as before.
+    warmupSteps: quick ? 2_000 : 70_000,
     // And at least this many turns: at K = 100, 20,000 steps are 200 turns, and V8 compiled the agent's per-turn
     // function (about 90 ms of background compile on a slow machine) during the measured sessions.
     warmupSessions: quick ? 50 : 1_000,

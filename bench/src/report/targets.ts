@@ -32,7 +32,7 @@ export const gaps = {
     '(`valgrind --tool=cachegrind`, 300 warm-up sessions, then 600 more against none; Intel Xeon host, 2026-11-26) a ' +
     'K = 10 step is about 0.53 million instructions for flowstack and 2.0 million for the AI SDK: 0.26×, the same as ' +
     "the measured time. The verdict counts each framework's mock model in its figure, as the issue's reference " +
-    'figures do; the first row gives the ratio without the mocks too. The ratio follows the host and its load: ' +
+    'figures do; the first row gives the ratio without the mocks too. With the 20,000-step warm-up used before docs/decisions/0047, the ratio followed the host and its load: ' +
     '0.25–0.27× on AMD EPYC (the AI SDK 88–92 µs a step), 0.26–0.28× on an Intel Xeon host of the same kind, where ' +
     'single processes ranged widely within one hour (the AI SDK 153–569 µs a step, flowstack 41–100 µs), so the ' +
     "medians of a run move with the host's other load. To close it with margin: the model answer written with the " +
