@@ -9,7 +9,7 @@ import type { z } from 'zod';
 import type { AgentOptions, StateStore, ToolBatchContext, ToolCallRequest } from '../../../dist/src/index.js';
 import * as flowstackModule from '../../../dist/src/index.js';
 import { createScriptedModel } from '../../../dist/src/test/index.js';
-import { meter, now, sampleHeap } from '../shared/meter.js';
+import { timeModel } from '../shared/meter.js';
 import { isRequest, nextAction, parsePlan } from '../shared/plan.js';
 import { addTool, type BenchTool, lookupTool, upperTool } from '../shared/tools.js';
 import type { AgentSetup, BenchAgent, Framework } from './framework.js';
@@ -77,16 +77,10 @@ function createBenchModel() {
     provider: scripted.provider,
     modelId: scripted.modelId,
     supportedUrls: scripted.supportedUrls,
-    doGenerate: async (options) => {
-      const start = now();
-      meter.modelCalls++;
-      if (meter.sampling) sampleHeap();
-      try {
-        return await scripted.doGenerate(options);
-      } finally {
-        meter.modelMs += now() - start;
-      }
-    },
+    // Timed as the peers' mocks are (`timeModel`), with no await of its own: the scripted model's
+    // `doGenerate` does all its work before it returns its promise, so the time is the same, and the model
+    // call passes through one async layer of the mock's, as in the peers' mocks.
+    doGenerate: (options) => timeModel(() => scripted.doGenerate(options)),
     doStream: (options) => scripted.doStream(options),
   };
   return { model, clearLog: () => void scripted.calls.splice(0) };
