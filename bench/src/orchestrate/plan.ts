@@ -34,7 +34,10 @@ export interface BenchPlan {
   iterations: (k: number) => number;
   maxMsPerProcess: number;
   parallelRuns: number;
-  /** `memoryRuns`: how many of the runs also measure the heap per in-flight session (it varies little). */
+  /**
+   * `memoryRuns`: how many of the runs also measure the heap per in-flight session; the figure is the median
+   * over all their rounds.
+   */
   sessions: {
     count: number;
     steps: number;
@@ -118,7 +121,11 @@ export function createPlan(options: {
       warmupMaxMs: 5_000,
       rounds: quick ? 1 : 3,
       measureMaxMs: 5_000,
-      memoryRuns: 1,
+      // Every run: one process's rounds sit within a few per cent of each other, but processes of one build
+      // differ by more (flowstack's medians 43.0–47.1 KiB on one host in one evening) than flowstack's figure is
+      // from the target's line, and one process made the verdict. About 40 s more per bench, most of it
+      // LangGraph's and Mastra's rounds.
+      memoryRuns: quick ? 1 : 3,
     },
     // More runs than the per-step rows: a new process's first resumed step moves by milliseconds from process
     // to process (3.2–8.7 ms on one host, median 4.7 over 15), against a target of 5 ms; each run is a second.
