@@ -111,6 +111,17 @@ export const gaps = {
     "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
     'turn ran and would wait there as garbage until the next full collection; it would lower what a finished thread ' +
     'keeps, not the peak. ' +
+    'What the peak is made of (`node --expose-gc probes/peak-composition.mjs`, AMD EPYC host, 2026-11-26): the sessions ' +
+    "run in step, so the round's highest sample falls where the last of them asks the model for its answer, before any " +
+    'turn ends (the rows a turn commits when it ends come after it). There the heap had grown by 37–45 KiB a session in ' +
+    'three processes; the highest sample adds what the young generation holds at that moment (0–9 KiB here), which no ' +
+    'framework controls. By allocating function, per session: the journal rows of the four answers and four calls so far ' +
+    "(3.5–3.7 KiB), the scripted model's answers and their results (1.7–2.5 KiB; flowstack's own mock, heavier than the " +
+    "peers' because it checks and records every call), the react phase's prompt copies and call options (2.0–2.3 KiB), " +
+    "the transcript's messages (1.8–2.4 KiB), the turn's records (1.8 KiB), the answer recorder (1.6 KiB), and about " +
+    "forty sites of 0.2–1 KiB each. No one site is a tenth of the figure. An experiment (not kept): the memory store's " +
+    'journal kept in a map per turn instead of one map for all rows, so that no large table is rebuilt as the map grows, ' +
+    'left the peak where it was (medians 42.5–45.8 KiB in four processes against 44.8–46.2). ' +
     'The held heap: a heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
