@@ -122,6 +122,12 @@ export const gaps = {
     "forty sites of 0.2–1 KiB each. No one site is a tenth of the figure. An experiment (not kept): the memory store's " +
     'journal kept in a map per turn instead of one map for all rows, so that no large table is rebuilt as the map grows, ' +
     'left the peak where it was (medians 42.5–45.8 KiB in four processes against 44.8–46.2). ' +
+    'Nor does every byte off the held heap come off the peak: two changes that lowered it by 0.2–0.4 KiB a session (the ' +
+    "run's deadline watch as a class instead of six closures; the answer recorder's `doGenerate` as promise reactions " +
+    'instead of an async frame), tried in interleaved processes on the AMD EPYC host (not kept), raised the median of ' +
+    'the rounds by 1–5 KiB in each of seven interleaved pairs of processes: round by round the peak moves with ' +
+    "where the collector's scavenges fall and how large V8 lets the young generation grow (one build's rounds read " +
+    '40.7–48.9 KiB), which no change of a few hundred bytes steers. ' +
     'The held heap: a heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
