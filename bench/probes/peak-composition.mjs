@@ -2,14 +2,15 @@
  * What the peak heap of the sessions scenario is made of (docs/decisions/0044): runs warm-up rounds of N
  * concurrent sessions, then one round under V8's sampling heap profiler with the objects a scavenge took back
  * left out — so that the profile at any moment adds up to the heap's growth since the round began, as
- * `heapUsed` sees it — and takes the profile at the call where the last session asks the model for its answer
- * (the sessions run in step with one another, so this is where the round's peak sample falls, less the young
- * generation's fill). Prints bytes per session by allocating function and by file, and the heap's growth at
- * that call and at its highest.
+ * `heapUsed` sees it — and takes the profile at the call where the last session asks the model for its answer,
+ * near the end of the round. Prints the heap's growth at that call and at the round's highest sample, each split
+ * into the young generation and the rest (the highest sample falls where the young generation is full, a moment
+ * the probe cannot foresee), then bytes per session by allocating function and by file at that call.
  *
  *   npm run build --prefix .. && npm run build && node --expose-gc probes/peak-composition.mjs [framework=flowstack] [N=1000] [top=40]
  */
 import { Session } from 'node:inspector';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { loadFramework } from '../dist/frameworks/framework.js';
 import { meter } from '../dist/shared/meter.js';
 import { requestFor } from '../dist/shared/plan.js';
@@ -38,8 +39,13 @@ const post = (method, params) => {
   if (result === undefined) throw new Error(`${method} did not answer synchronously.`);
   return result;
 };
+const spaces = () =>
+  Object.fromEntries(getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
 globalThis.gc();
 const base = process.memoryUsage().heapUsed;
+const baseSpaces = spaces();
+let captureSpaces;
+let highestSpaces = baseSpaces;
 let highest = base;
 let atCapture = 0;
 let profile;
@@ -47,9 +53,13 @@ const modelCallsAtStart = meter.modelCalls;
 meter.onSample = () => {
   agent.clearMockLog();
   const used = process.memoryUsage().heapUsed;
-  if (used > highest) highest = used;
+  if (used > highest) {
+    highest = used;
+    highestSpaces = spaces();
+  }
   if (profile === undefined && meter.modelCalls - modelCallsAtStart === sessions * steps) {
     atCapture = used;
+    captureSpaces = spaces();
     profile = post('HeapProfiler.getSamplingProfile', {}).profile;
   }
 };
@@ -79,6 +89,14 @@ const kib = (bytes) => (bytes / sessions / 1024).toFixed(1);
 const perSession = (bytes) => (bytes / sessions).toFixed(0).padStart(7);
 console.log(
   `${framework}: at the last model call, heap growth ${kib(atCapture - base)} KiB per session (highest in the round ${kib(highest - base)}); the profile holds ${kib(total)} KiB`,
+);
+const young = captureSpaces.new_space - baseSpaces.new_space;
+console.log(
+  `of the growth at that call: young generation ${kib(young)} KiB, the rest (old generation, large objects, code) ${kib(atCapture - base - young)} KiB`,
+);
+const youngAtHighest = highestSpaces.new_space - baseSpaces.new_space;
+console.log(
+  `at the highest sample: young generation ${kib(youngAtHighest)} KiB, the rest ${kib(highest - base - youngAtHighest)} KiB`,
 );
 console.log('\nbytes per session, by allocating function:');
 for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, top))

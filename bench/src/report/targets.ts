@@ -111,17 +111,21 @@ export const gaps = {
     "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
     'turn ran and would wait there as garbage until the next full collection; it would lower what a finished thread ' +
     'keeps, not the peak. ' +
-    'What the peak is made of (`node --expose-gc probes/peak-composition.mjs`, AMD EPYC host, 2026-11-26): the sessions ' +
-    "run in step, so the round's highest sample falls where the last of them asks the model for its answer, before any " +
-    'turn ends (the rows a turn commits when it ends come after it). There the heap had grown by 37–45 KiB a session in ' +
-    'three processes; the highest sample adds what the young generation holds at that moment (0–9 KiB here), which no ' +
-    'framework controls. By allocating function, per session: the journal rows of the four answers and four calls so far ' +
-    "(3.5–3.7 KiB), the scripted model's answers and their results (1.7–2.5 KiB; flowstack's own mock, heavier than the " +
-    "peers' because it checks and records every call), the react phase's prompt copies and call options (2.0–2.3 KiB), " +
-    "the transcript's messages (1.8–2.4 KiB), the turn's records (1.8 KiB), the answer recorder (1.6 KiB), and about " +
-    "forty sites of 0.2–1 KiB each. No one site is a tenth of the figure. An experiment (not kept): the memory store's " +
-    'journal kept in a map per turn instead of one map for all rows, so that no large table is rebuilt as the map grows, ' +
-    'left the peak where it was (medians 42.5–45.8 KiB in four processes against 44.8–46.2). ' +
+    'What the peak is made of (`node --expose-gc probes/peak-composition.mjs <framework>`, AMD EPYC host, 2026-11-26). ' +
+    'At the highest sample of a round the young generation is full, for every framework measured: 16.1 KiB a session ' +
+    "(V8's 16 MiB nursery over 1,000 sessions; 13.5 KiB for the AI SDK), garbage and live objects alike, the same " +
+    'whatever the framework. The rest, what has reached the old generation, is 28–33 KiB for flowstack against 71–72 KiB ' +
+    'for the OpenAI Agents SDK: 0.39–0.46× of it. A constant added to both sides pulls a ratio toward 1: with it, ' +
+    "the line of 0.5× asks that flowstack's old-generation part be at most half the peer's less 8 KiB (about 28 KiB), " +
+    'where it sits. At the call where the last session asks the model for its answer, the heap had grown by 37–41 KiB ' +
+    'a session (31–34 KiB of it old generation). By allocating function, per session at that call: the journal rows of ' +
+    "the four answers and four calls so far (3.5–3.7 KiB), the scripted model's answers and their results (1.7–2.5 KiB; " +
+    "flowstack's own mock, heavier than the peers' because it checks and records every call), the react phase's " +
+    "prompt copies and call options (2.0–2.3 KiB), the transcript's messages (1.8–2.4 KiB), the turn's records (1.8 " +
+    'KiB), the answer recorder (1.6 KiB), and about forty sites of 0.2–1 KiB each. No one site is a tenth of the figure. ' +
+    "An experiment (not kept): the memory store's journal kept in a map per turn instead of one map for all rows, so " +
+    'that no large table is rebuilt as the map grows, left the peak where it was (medians 42.5–45.8 KiB in four ' +
+    'processes against 44.8–46.2). ' +
     'Nor does every byte off the held heap come off the peak: two changes that lowered it by 0.2–0.4 KiB a session (the ' +
     "run's deadline watch as a class instead of six closures; the answer recorder's `doGenerate` as promise reactions " +
     'instead of an async frame), tried in interleaved processes on the AMD EPYC host (not kept), raised the median of ' +
