@@ -7,24 +7,29 @@
 const watchers = new WeakMap<AbortSignal, Set<() => void>>();
 
 export function onAbort(signal: AbortSignal, callback: () => void): () => void {
-  let callbacks = watchers.get(signal);
-  if (callbacks === undefined) {
-    const created = new Set<() => void>();
-    callbacks = created;
-    watchers.set(signal, created);
-    signal.addEventListener(
-      'abort',
-      () => {
-        const due = [...created];
-        created.clear();
-        for (const call of due) call();
-      },
-      { once: true },
-    );
-  }
-  const registered = callbacks;
+  const registered = watchers.get(signal) ?? watch(signal);
   registered.add(callback);
   return () => {
     registered.delete(callback);
   };
+}
+
+/**
+ * The signal's one listener, made in a function of its own: a closure keeps the whole scope it was made in,
+ * and the listener, made beside the first call's callback, kept that call (its state, its tool's input and
+ * result) alive for as long as the signal lived — a skill run's whole life.
+ */
+function watch(signal: AbortSignal): Set<() => void> {
+  const created = new Set<() => void>();
+  watchers.set(signal, created);
+  signal.addEventListener(
+    'abort',
+    () => {
+      const due = [...created];
+      created.clear();
+      for (const call of due) call();
+    },
+    { once: true },
+  );
+  return created;
 }
