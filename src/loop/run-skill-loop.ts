@@ -32,7 +32,7 @@ import { resolveSkillLoopLimits, type SkillLoopLimits, type TaskComplexity } fro
 import { closeSkillLoopState, createSkillLoopState, type SkillLoopState } from './skill-loop-state.js';
 import { assistantMessage, loopNote, textToolResultsMessage, toolMessage } from './skill-messages.js';
 import { terminationOutcome } from './termination-outcome.js';
-import { validatePhase } from './validate-phase.js';
+import { type ValidateResult, validatePhase } from './validate-phase.js';
 
 export type { TextToolCall } from './internal/skill-run.js';
 export type { SkillLoopEvent } from './skill-loop-events.js';
@@ -236,27 +236,47 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
   }
 }
 
-/** Validate, settle `finish_skill`, record the step, then reflect and backtrack; an outcome ends the run. */
-async function runCalls(
+type Step = { calls: StepCall[]; viaText: boolean };
+
+/**
+ * Validate, settle `finish_skill`, record the step, then reflect and backtrack; an outcome ends the run.
+ * Not `async` for a step without `finish_skill` (nearly every step): while its tools run, one reaction on
+ * the batch waits, not the frame of an async function with all its locals.
+ */
+function runCalls(run: SkillRun, response: ModelResponse, step: Step): Promise<SkillOutcome | undefined> {
+  if (step.calls.some((c) => c.toolName === finishSkillToolName))
+    return runFinishingCalls(run, response, step);
+  return validatePhase(run, step.calls).then((validated) =>
+    recordStep(run, response, step, validated, validated.results, undefined),
+  );
+}
+
+/** A step with `finish_skill`: the other calls run first, then the finish is settled against their results. */
+async function runFinishingCalls(
   run: SkillRun,
   response: ModelResponse,
-  step: { calls: StepCall[]; viaText: boolean },
+  step: Step,
 ): Promise<SkillOutcome | undefined> {
-  const finishing = step.calls.some((c) => c.toolName === finishSkillToolName);
-  const finishes = finishing ? step.calls.filter((c) => c.toolName === finishSkillToolName) : [];
-  const others = finishing ? step.calls.filter((c) => c.toolName !== finishSkillToolName) : step.calls;
+  const finishes = step.calls.filter((c) => c.toolName === finishSkillToolName);
+  const others = step.calls.filter((c) => c.toolName !== finishSkillToolName);
   const validated = await validatePhase(run, others);
+  const settled = await settleFinishCalls(run, finishes, validated);
+  const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
+  for (const r of settled.results) results.set(r.callId, r);
+  const ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
+  return recordStep(run, response, step, validated, ordered, settled.accepted);
+}
+
+/** Records the step in the transcript (results in call order), then reflects; an outcome ends the run. */
+function recordStep(
+  run: SkillRun,
+  response: ModelResponse,
+  step: Step,
+  validated: ValidateResult,
+  ordered: ToolCallResult[],
+  accepted: SkillOutcome | undefined,
+): SkillOutcome | undefined {
   const suspended = validated.results.find((r) => r.status === 'suspended');
-  // A step without `finish_skill` (most of them) has its results in call order already.
-  let ordered = validated.results;
-  let accepted: SkillOutcome | undefined;
-  if (finishing) {
-    const settled = await settleFinishCalls(run, finishes, validated);
-    const results = new Map<string, ToolCallResult>(validated.results.map((r) => [r.callId, r]));
-    for (const r of settled.results) results.set(r.callId, r);
-    accepted = settled.accepted;
-    ordered = step.calls.map((c) => results.get(c.callId) as ToolCallResult);
-  }
   if (step.viaText) {
     run.messages.push(assistantMessage({ text: response.text, toolCalls: [] }));
     run.messages.push(textToolResultsMessage(ordered));
