@@ -66,71 +66,106 @@ export function createWithinWatch(options: {
   signal?: AbortSignal;
   stop?: StopSource;
 }): WithinWatch {
-  const { clock, signal, stop, wallDeadline } = options;
-  let armedAt = Number.POSITIVE_INFINITY;
-  let cancel: (() => void) | undefined;
-  let listening = false;
-  let unwatchStop: (() => void) | undefined;
-  const onAbort = () => {
-    listening = false;
-    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
-  };
-  const onStopped = () => {
-    watch.waiter?.({ status: 'stopped', reason: 'user-stop', started: true });
-  };
-  const fire = () => {
-    cancel = undefined;
-    armedAt = Number.POSITIVE_INFINITY;
-    if (watch.closed || !watch.waiter) return;
-    const now = clock.now();
-    const at = Math.min(options.idleDeadline(), wallDeadline);
-    if (now < at) return arm(at, now);
-    watch.waiter({ status: 'stopped', reason: now >= wallDeadline ? 'wall-time' : 'idle', started: true });
-  };
-  const arm = (at: number, now: number) => {
-    cancel?.();
-    armedAt = at;
-    if (clock.setTimer) {
-      cancel = clock.setTimer(at - now, fire);
+  return new RunWatch(options);
+}
+
+const userStop: Stopped = Object.freeze({ status: 'stopped', reason: 'user-stop', started: true });
+
+/**
+ * The watch of one run, as a class: a run in flight holds it for its whole life, and the closures of a
+ * watch written as functions (six, and their context) weighed more than its fields. It listens to the
+ * user's signal as an `EventListener` object (`handleEvent`), so no listener function is made either.
+ */
+class RunWatch implements WatchState {
+  readonly clock: Clock;
+  readonly signal: AbortSignal | undefined;
+  readonly stop: StopSource | undefined;
+  readonly wallDeadline: number;
+  readonly idleDeadline: () => number;
+  closed = false;
+  waiter: ((outcome: Stopped) => void) | undefined = undefined;
+  private armedAt = Number.POSITIVE_INFINITY;
+  private cancel: (() => void) | undefined = undefined;
+  private listening = false;
+  private unwatchStop: (() => void) | undefined = undefined;
+  /** The timer's callback, made when the watch first arms one. */
+  private onTimer: (() => void) | undefined = undefined;
+
+  constructor(options: {
+    clock: Clock;
+    idleDeadline: () => number;
+    wallDeadline: number;
+    signal?: AbortSignal;
+    stop?: StopSource;
+  }) {
+    this.clock = options.clock;
+    this.signal = options.signal;
+    this.stop = options.stop;
+    this.wallDeadline = options.wallDeadline;
+    this.idleDeadline = options.idleDeadline;
+  }
+
+  begin(waiter: (outcome: Stopped) => void): void {
+    this.waiter = waiter;
+    if (this.signal && !this.listening) {
+      this.listening = true;
+      this.signal.addEventListener('abort', this, { once: true });
+    }
+    if (this.stop && !this.unwatchStop) this.unwatchStop = this.stop.onStop(() => this.waiter?.(userStop));
+    const at = Math.min(this.idleDeadline(), this.wallDeadline);
+    if (at < this.armedAt) this.arm(at, this.clock.now());
+  }
+
+  close(): void {
+    this.closed = true;
+    this.waiter = undefined;
+    this.cancel?.();
+    this.cancel = undefined;
+    if (this.listening) this.signal?.removeEventListener('abort', this);
+    this.listening = false;
+    this.unwatchStop?.();
+    this.unwatchStop = undefined;
+  }
+
+  /** The user's signal aborted. */
+  handleEvent(): void {
+    this.listening = false;
+    this.waiter?.(userStop);
+  }
+
+  private fire(): void {
+    this.cancel = undefined;
+    this.armedAt = Number.POSITIVE_INFINITY;
+    if (this.closed || !this.waiter) return;
+    const now = this.clock.now();
+    const at = Math.min(this.idleDeadline(), this.wallDeadline);
+    if (now < at) {
+      this.arm(at, now);
+      return;
+    }
+    this.waiter({
+      status: 'stopped',
+      reason: now >= this.wallDeadline ? 'wall-time' : 'idle',
+      started: true,
+    });
+  }
+
+  private arm(at: number, now: number): void {
+    this.cancel?.();
+    this.armedAt = at;
+    this.onTimer ??= () => this.fire();
+    if (this.clock.setTimer) {
+      this.cancel = this.clock.setTimer(at - now, this.onTimer);
       return;
     }
     const sleeping = new AbortController();
-    cancel = () => sleeping.abort(watchDone);
-    clock.sleep(at - now, sleeping.signal).then(
-      () => (sleeping.signal.aborted ? undefined : fire()),
+    this.cancel = () => sleeping.abort(watchDone);
+    const onTimer = this.onTimer;
+    this.clock.sleep(at - now, sleeping.signal).then(
+      () => (sleeping.signal.aborted ? undefined : onTimer()),
       () => undefined,
     );
-  };
-  const watch: WatchState = {
-    clock,
-    signal,
-    stop,
-    wallDeadline,
-    idleDeadline: options.idleDeadline,
-    closed: false,
-    waiter: undefined,
-    begin(waiter) {
-      watch.waiter = waiter;
-      if (signal && !listening) {
-        listening = true;
-        signal.addEventListener('abort', onAbort, { once: true });
-      }
-      if (stop && !unwatchStop) unwatchStop = stop.onStop(onStopped);
-      const at = Math.min(options.idleDeadline(), wallDeadline);
-      if (at < armedAt) arm(at, clock.now());
-    },
-    close() {
-      watch.closed = true;
-      watch.waiter = undefined;
-      cancel?.();
-      cancel = undefined;
-      if (listening) signal?.removeEventListener('abort', onAbort);
-      listening = false;
-      unwatchStop?.();
-      unwatchStop = undefined;
-    },
-  };
-  return watch;
+  }
 }
 
 /**
