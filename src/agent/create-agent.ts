@@ -297,6 +297,21 @@ export function createAgent(options: AgentOptions): Agent {
       ...(options.domain ? { domain: options.domain } : {}),
       ...(options.skillLoop ? { skillLoop: options.skillLoop } : {}),
     });
+    // The rest of the turn waits on its model and tools for most of its life: in a function of its own, whose
+    // suspended frame keeps only what the rest needs (this one's locals, about thirty, are left behind).
+    return routeAndRunFlows(turn, inflight, sendOptions, text, history, common, flowOptions);
+  }
+
+  /** Routes the message (unless the turn is past routing), runs the flows, and finishes the turn. */
+  async function routeAndRunFlows(
+    turn: TurnState,
+    inflight: InflightTurn,
+    sendOptions: LeasedSend,
+    text: string,
+    history: { role: 'user' | 'assistant'; text: string }[],
+    common: Pick<RunFlowsOptions, 'model' | 'context' | 'stream' | 'signal'>,
+    flowOptions: Omit<RunFlowsOptions, 'turn'>,
+  ): Promise<TurnResult> {
     const plan = planning ? planRuntime(turn, sendOptions, flowOptions) : undefined;
     // A turn interrupted after its first save of the run is past routing, and so is an answer to a
     // suspension: it goes on with its flows. A message that answers the waiting flow's question is one too.
