@@ -1,6 +1,6 @@
 /**
  * What one in-flight session holds: N flowstack sessions of the bench's sessions scenario are held inside
- * their third tool call; the heap then (after a full collection) over the heap before, per session, and
+ * their third tool call (or the one `FLOWSTACK_PROBE_CALL` names); the heap then (after a full collection) over the heap before, per session, and
  * again once they all finished (what the memory store keeps per completed thread). With a path, also
  * writes heap snapshots before and during, for a diff in Chrome DevTools. With `FLOWSTACK_PROBE_STORE=sqlite`
  * the agent runs on a SQLite file in the system's temporary folder instead of the memory store: the rows then
@@ -33,7 +33,14 @@ const request = requestFor({ kind: 'chain', toolCalls: 4 });
 await Promise.all(Array.from({ length: 100 }, (_, i) => agent.run(`warm-${i}`, request)));
 agent.clearMockLog();
 
-const gateTool = plannedCall(2).toolName;
+// Which tool call of the session to hold them in, 1-based (`FLOWSTACK_PROBE_CALL`, 3 unless set; 4 is the last
+// before the answer). Sessions run in step, so the n-th call of this tool in the round is each session's own.
+const gateCall = Number(process.env.FLOWSTACK_PROBE_CALL ?? 3);
+const gateTool = plannedCall(gateCall - 1).toolName;
+const earlierSameTool = Array.from({ length: gateCall - 1 }, (_, i) => plannedCall(i).toolName).filter(
+  (name) => name === gateTool,
+).length;
+let seen = 0;
 let waiting = 0;
 let release = () => {};
 const gate = new Promise((resolve) => {
@@ -43,7 +50,7 @@ globalThis.gc();
 const base = process.memoryUsage().heapUsed;
 if (snapshotPath) writeHeapSnapshot(`${snapshotPath}.before.heapsnapshot`);
 meter.beforeTool = (name) => {
-  if (name !== gateTool) return undefined;
+  if (name !== gateTool || ++seen <= earlierSameTool * sessions) return undefined;
   waiting += 1;
   if (waiting === sessions) {
     agent.clearMockLog();
