@@ -56,6 +56,11 @@ export interface SessionsJob extends JobBase {
   measureMaxMs: number;
   /** Also run the round that measures the heap per in-flight session. */
   measureMemory: boolean;
+  /**
+   * Where in the young generation's cycle the first peak round starts, as a fraction of its size (0 ≤ x < 1);
+   * round i starts at `memoryPhase + i / rounds`, wrapped (docs/decisions/0049).
+   */
+  memoryPhase?: number;
 }
 
 /** Builds a thread of `steps` tool steps, then dies (SIGKILL) inside the next step's tool. */

@@ -234,6 +234,9 @@ function jobsForRun(
           rounds: plan.sessions.rounds,
           measureMaxMs: plan.sessions.measureMaxMs,
           measureMemory,
+          // The memory runs start their rounds at phases of the young generation's cycle spread evenly between
+          // them: three runs of three rounds cover ninths (docs/decisions/0049).
+          ...(measureMemory ? { memoryPhase: r / (plan.sessions.memoryRuns * plan.sessions.rounds) } : {}),
         },
         onReport: (report) => push(collected.sessions, framework, report as SessionsReport),
         timeoutMs: 300_000,

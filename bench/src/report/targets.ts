@@ -126,13 +126,15 @@ export const gaps = {
     "An experiment (not kept): the memory store's journal kept in a map per turn instead of one map for all rows, so " +
     'that no large table is rebuilt as the map grows, left the peak where it was (medians 42.5–45.8 KiB in four ' +
     'processes against 44.8–46.2). ' +
-    'Nor does every byte off the held heap come off the peak: two changes that lowered it by 0.2–0.4 KiB a session (the ' +
-    "run's deadline watch as a class instead of six closures; the answer recorder's `doGenerate` as promise reactions " +
-    'instead of an async frame), tried in interleaved processes on the AMD EPYC host (not kept), raised the median of ' +
-    'the rounds by 1–5 KiB in each of seven interleaved pairs of processes: round by round the peak moves with ' +
-    "where the collector's scavenges fall and how large V8 lets the young generation grow (one build's rounds read " +
-    '40.7–48.9 KiB), which no change of a few hundred bytes steers. ' +
-    'The held heap: a heap snapshot of flowstack sessions held in their third tool call shows about 27–28 KiB each (90 KiB ' +
+    'Where in the round the last full nursery falls is a matter of phase: rounds that all began with an empty young ' +
+    'generation put each build at a phase of its own, and two changes that lowered the held heap by 0.2–0.4 KiB a session ' +
+    'raised the peak of such rounds by 1–5 KiB in each of seven interleaved pairs of processes. Since docs/decisions/0049 ' +
+    'each round starts at its own point of the cycle (ninths over the three runs), so the median estimates the peak over ' +
+    "phases; the rounds' range is that phase's spread (one build: 39.5–47.4 KiB). " +
+    'The held heap: flowstack sessions held in their third tool call keep 25.6 KiB each (27.0–27.5 KiB before four changes ' +
+    "of 2026-11-26: the tool calls' shared abort listener no longer keeps the first call of every skill run alive, 0.8 " +
+    "KiB; a step's calls recorded by a reaction instead of an async frame; the run's deadline watch as a class; the " +
+    'routing and the flows in a frame of their own; in their fourth call, 29.3 → 27.4 KiB; 90 KiB ' +
     'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
     '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
     'assessments and lazily made maps, 28.3–28.7 KiB before the fused post-processing stages of ' +

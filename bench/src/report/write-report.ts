@@ -363,11 +363,11 @@ function renderSessions(collected: Collected, plan: BenchPlan): string {
       'takes many seconds after one warm-up round (the "rounds" column says how many ran). The first round of each process is shown beside it for comparison. ' +
       'Steps per second = model calls completed ÷ time, by the CPU time of the process (compared) and by wall time. ' +
       'Rounds run back to back, without a forced garbage collection before each (a full, memory-reducing collection that a server under load never runs; the rounds after one ran 1.5–2× slower for every framework, docs/decisions/0040). ' +
-      `Memory per in-flight session, two ways, measured in the first ${plan.sessions.memoryRuns === 1 ? 'run' : `${plan.sessions.memoryRuns} runs`} (docs/decisions/0044). ` +
-      `Peak heap per session (the target's measure): up to ${plan.sessions.rounds} more rounds (none more after ${plan.sessions.measureMaxMs / 1000} s), each begun after a full collection, with the heap ` +
+      `Memory per in-flight session, two ways, measured in the first ${plan.sessions.memoryRuns === 1 ? 'run' : `${plan.sessions.memoryRuns} runs`} (docs/decisions/0044, 0048). ` +
+      `Peak heap per session (the target's measure): up to ${plan.sessions.rounds} more rounds (none more after ${plan.sessions.measureMaxMs / 1000} s), each begun after a full collection and at its own point of the young generation's cycle (short-lived objects fill a share of it first, ninths from round to round and run to run, docs/decisions/0049), with the heap ` +
       "sampled at every tool and model call; the highest heap seen over the heap at the round's start, divided by the " +
       'number of sessions — what a process needs to hold them all at once, the garbage they make before the collector ' +
-      'takes it back included (the range is over the rounds). Held heap per session: one more round holds every ' +
+      'takes it back included (the figure is the median of all the rounds, the range over them). Held heap per session: one more round holds every ' +
       'session inside its third tool call; when all are there, the heap is collected, and the heap over the heap ' +
       "before the round is divided by the number of sessions — what the sessions themselves keep alive. The mocks' " +
       'call logs are dropped at every sample and at the gate.',

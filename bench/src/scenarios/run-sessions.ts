@@ -9,6 +9,7 @@
  *   full collection) over the heap before the round, per session: what the sessions themselves keep alive.
  * The mocks' call logs are dropped at every sample and at the gate: they are the bench's, not the framework's.
  */
+import { getHeapSpaceStatistics } from 'node:v8';
 import type { BenchAgent, Framework } from '../frameworks/framework.js';
 import type { SessionsJob, SessionsReport } from '../jobs.js';
 import { collectGarbage, meter, now, settleBackgroundWork } from '../shared/meter.js';
@@ -105,6 +106,7 @@ async function measurePeakHeap(
     do {
       collectGarbage();
       const base = process.memoryUsage().heapUsed;
+      fillYoungGeneration((job.memoryPhase ?? 0) + perRound.length / job.rounds);
       meter.heapPeak = base;
       meter.sampling = true;
       await runRound(job.sessions);
@@ -116,6 +118,27 @@ async function measurePeakHeap(
     meter.onSample = undefined;
   }
   return perRound;
+}
+
+/** Where the short-lived objects of `fillYoungGeneration` go, one after another: kept from being optimized away. */
+const sink: { last: unknown } = { last: undefined };
+
+/**
+ * Allocates short-lived objects worth `phase` (wrapped to 0–1) of the young generation's size, so that the round
+ * that follows starts at that point of the young generation's cycle. A round's highest sample falls where the
+ * young generation is full, on top of the old generation at that moment; where the round's last such moment
+ * falls depends on the framework's exact allocations, and a round begun right after a full collection, with
+ * an empty young generation, read up to 7 KiB a session apart from one phase to another for one build, the
+ * same from process to process (docs/decisions/0049). The objects die at once; the next scavenge drops them.
+ */
+function fillYoungGeneration(phase: number): void {
+  const fraction = phase - Math.floor(phase);
+  const space = getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+  const bytes = fraction * (space?.space_size ?? 16 * 1024 * 1024);
+  // A plain object of five small fields takes 64 bytes on 64-bit Node.
+  for (let allocated = 0; allocated < bytes; allocated += 64)
+    sink.last = { a: allocated, b: 0, c: 0, d: 0, e: 0 };
+  sink.last = undefined;
 }
 
 async function measureInFlightHeap(agent: BenchAgent, job: SessionsJob, request: string): Promise<number> {
