@@ -1,6 +1,9 @@
 #!/usr/bin/env node
 // The layer-order rule of DESIGN.md §2: imports between folders of src/ go one way only.
 // Biome's noImportCycles catches cycles; this catches an import from a lower layer to a higher one.
+// A concept's folder may hold a sub-folder that sits higher than the folder itself (ADR 0052): the pure
+// TodoList in plan/ sits below the plan loop in plan/loop/, the suspension records in hitl/ below the
+// resume path in hitl/resume/. Such a sub-folder is named in the order as `folder/sub`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
@@ -16,8 +19,12 @@ const order = [
   ['skill'],
   ['flow', 'memory', 'respond'],
   ['policy'],
-  ['nlu'],
   ['plan', 'a2a'],
+  ['turn'],
+  ['hitl/resume'],
+  ['nlu'],
+  ['plan/loop'],
+  ['replay'],
   ['agent'],
   ['server', 'cli', 'ui', 'test'],
 ];
@@ -36,13 +43,19 @@ function* files(dir) {
   }
 }
 
+/** The layer a path of src/ belongs to: its `folder/sub` when the order names that, else its folder. */
+function unitOf(path) {
+  const [folder, sub] = path.split('/');
+  return sub !== undefined && level.has(`${folder}/${sub}`) ? `${folder}/${sub}` : folder;
+}
+
 const problems = [];
 for (const file of files(root)) {
-  const from = relative(root, file).split('/')[0];
+  const from = unitOf(relative(root, file));
   if (from === 'index.ts') continue;
   const source = readFileSync(file, 'utf8');
   for (const match of source.matchAll(/(?:^|\n)\s*(?:import|export)\b[^'"`;]*?from\s*['"](\.[^'"]+)['"]/g)) {
-    const target = relative(root, resolve(dirname(file), match[1])).split('/')[0];
+    const target = unitOf(relative(root, resolve(dirname(file), match[1])));
     if (target === from || target.startsWith('..')) continue;
     const fromAdapter = from === 'adapters';
     if (target === 'adapters' && from === 'cli') continue;

@@ -5,30 +5,25 @@
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
-import type { FileSnapshotSweep } from '../consistency/index.js';
+import type { AgentFileOptions, FileSnapshotSweep, RollbackOptions } from '../consistency/index.js';
 import type { SkillLoopLimits } from '../loop/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
-import type { DisplayFrame } from '../respond/index.js';
-import type {
-  ExecutionConfig,
-  FileSnapshotSummary,
-  FlowInstance,
-  FlowSpec,
-  Intent,
-  Observation,
-  PendingQuestion,
-  RollbackReport,
-  StateStore,
-  SuspensionRecord,
-  ThreadSnapshot,
-} from '../spec/index.js';
+import type { ExecutionConfig, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
+import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
-import type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
-
 import type { WarmUpReport } from './warm-up.js';
+
+export type {
+  AgentLimits,
+  ConversationMessage,
+  SuspensionView,
+  ThreadView,
+  TurnResult,
+  TurnStatus,
+} from '../turn/index.js';
 
 export interface AgentOptions {
   model: LanguageModelV3;
@@ -106,63 +101,6 @@ export interface AgentTelemetryOptions {
   recordContent?: boolean;
 }
 
-/** Every bound of a turn, declared once (DESIGN.md §5). */
-export interface AgentLimits {
-  maxInputChars: number;
-  maxStackDepth: number;
-  /** Model calls per skill run for simple flows; complex flows get `maxSkillIterationsComplex`. */
-  maxSkillIterations: number;
-  maxSkillIterationsComplex: number;
-  /** Flows executed in one turn before the turn ends. */
-  maxFlowsPerTurn: number;
-  /** Characters of one tool result that enter the model context. */
-  maxToolResultChars: number;
-  /** Conversation messages given to the router and skills. */
-  recentMessages: number;
-  /**
-   * How long a thread's lease lasts without renewal; a running turn renews it every third of this, so a
-   * process that died frees its threads within this time.
-   */
-  leaseTtlMs: number;
-  /** Times an interrupted turn is started again before it is given up (with its unknown outcomes listed). */
-  maxTurnAttempts: number;
-  /**
-   * How long an approval request can be answered (DESIGN.md §5: 60 s for interactive use); unset, it
-   * waits as long as the thread lives (queued work). An expired request counts as refused.
-   */
-  approvalTtlMs?: number;
-  /** Scratchpad snippets kept per thread (least recently used evicted). */
-  maxScratchpadEntries: number;
-  /** Internal flows started in the background in one turn. */
-  maxBackgroundFlows: number;
-}
-
-export type TurnStatus = 'completed' | 'needs-input' | 'suspended' | 'failed';
-
-export interface TurnResult {
-  threadId: string;
-  turnId: string;
-  status: TurnStatus;
-  reply: string;
-  frames: DisplayFrame[];
-  /** The flow stack after the turn, top last. */
-  stack: FlowInstance[];
-  /** The question the next message answers, when one is pending. */
-  pending?: PendingQuestion;
-  /** Observations of this turn, with their store ids. */
-  observations: Observation[];
-  /** The questions the thread waits for people to answer (`agent.resume`), when there are any. */
-  suspensions?: SuspensionView[];
-  /**
-   * After a turn that failed or stopped: the thread's file snapshots whose calls failed, were aborted
-   * or never finished, and that nobody has rolled back or kept yet — `agent.rollback` restores one.
-   */
-  fileSnapshots?: FileSnapshotSummary[];
-}
-
-/** A question for people as the API shows it: a `SuspensionRecord` without its internals. */
-export type SuspensionView = Omit<SuspensionRecord, 'specVersion' | 'answer'>;
-
 /** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */
 export interface ResumeOptions {
   threadId: string;
@@ -173,24 +111,6 @@ export interface ResumeOptions {
   /** Who answers; must own the thread. */
   principal?: string;
   signal?: AbortSignal;
-}
-
-export interface ConversationMessage {
-  seq: number;
-  role: 'user' | 'assistant';
-  text: string;
-  turnId: string;
-}
-
-export interface ThreadView {
-  threadId: string;
-  version: number;
-  snapshot: ThreadSnapshot;
-  messages: ConversationMessage[];
-  /** Every question of the thread's waiting runs, open, answered or expired. */
-  suspensions: SuspensionView[];
-  /** Snapshots of the files its tool calls changed, oldest first (`agent.rollback` restores one). */
-  fileSnapshots: FileSnapshotSummary[];
 }
 
 export interface SendOptions {

@@ -8,12 +8,26 @@
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
-import { listFileSnapshots, sweepFileSnapshots } from '../consistency/index.js';
+import {
+  createFileSnapshotService,
+  listFileSnapshots,
+  type RollbackOptions,
+  rollbackFiles,
+  sweepFileSnapshots,
+} from '../consistency/index.js';
 import { ConfigurationError, ModelError, ThreadBusyError, ThreadNotFoundError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
+import {
+  answerRunFromText,
+  describeAnswer,
+  describeSuspension,
+  listSuspensions,
+  openSuspensions,
+  recordAnswer,
+} from '../hitl/resume/index.js';
 import { defaultSkillLoopLimits, type SkillLoopLimits } from '../loop/index.js';
-import { prepareInput } from '../nlu/index.js';
+import { prepareInput, routeTurn } from '../nlu/index.js';
 import { createObservationBus, createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import {
   checkExecutionConfig,
@@ -22,7 +36,20 @@ import {
   resolveExecutionConfig,
   updatePlanTool,
 } from '../plan/index.js';
+import type { PlanRuntime } from '../plan/loop/index.js';
+import { routePlanMessage } from '../plan/loop/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
+import {
+  closeInterruptedTurn,
+  endInflight,
+  findRequest,
+  type InflightTurn,
+  interruptedTurnOf,
+  recordModelCalls,
+  repeatedResult,
+  startInflight,
+  unfinishedCalls,
+} from '../replay/index.js';
 import { composeReply } from '../respond/index.js';
 import type { ExecutionConfig, RollbackReport } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
@@ -33,6 +60,17 @@ import {
   createModelSimulator,
   createToolSet,
 } from '../tool/index.js';
+import type { RunFlowsOptions } from '../turn/index.js';
+import {
+  commitTurn,
+  type LoadedThread,
+  loadOrCreateThread,
+  loadThread,
+  observe,
+  readRecentMessages,
+  record,
+  type TurnState,
+} from '../turn/index.js';
 import { randomIdGenerator, type StopSource, systemClock } from '../util/index.js';
 import type {
   Agent,
@@ -43,32 +81,10 @@ import type {
   ThreadView,
   TurnResult,
 } from './agent-types.js';
-import { answerRunFromText } from './answer-run-from-text.js';
-import { closeInterruptedTurn } from './close-interrupted-turn.js';
-import { commitTurn } from './commit-turn.js';
 import { defaultAgentLimits } from './default-limits.js';
-import type { RunFlowsOptions } from './flow-run-context.js';
-import {
-  endInflight,
-  findRequest,
-  type InflightTurn,
-  interruptedTurnOf,
-  repeatedResult,
-  startInflight,
-  unfinishedCalls,
-} from './inflight-turn.js';
-import { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
-import type { PlanRuntime } from './plan-run.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
-import { recordModelCalls } from './record-model-calls.js';
-import { createFileSnapshotService, type RollbackOptions, rollbackFiles } from './rollback-files.js';
-import { routePlanMessage } from './route-plan-message.js';
-import { routeTurn } from './route-turn.js';
 import { runFlows } from './run-flows.js';
-import { describeSuspension } from './suspend-run.js';
 import { createThreadLease } from './thread-lease.js';
-import { describeAnswer, listSuspensions, openSuspensions, recordAnswer } from './thread-suspensions.js';
-import { observe, record, type TurnState } from './turn-state.js';
 import { warmUpProcess } from './warm-up.js';
 
 /** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */

@@ -1,3 +1,4 @@
+export type { AgentFileOptions, RollbackOptions } from '../consistency/index.js';
 export type {
   Agent,
   AgentLimits,
@@ -19,5 +20,4 @@ export {
 } from './create-scheduler.js';
 export { defaultAgentLimits } from './default-limits.js';
 export { resolveModelFromEnv } from './resolve-model-from-env.js';
-export type { AgentFileOptions, RollbackOptions } from './rollback-files.js';
 export type { WarmUpReport } from './warm-up.js';

@@ -7,8 +7,8 @@ import type { FlowDefinition } from '../flow/index.js';
 import { contemplate } from '../nlu/index.js';
 import { type RecoveryReason, recover } from '../policy/index.js';
 import type { FlowInstance } from '../spec/index.js';
-import { type LoopContext, nextId, update } from './flow-loop-context.js';
-import { observe } from './turn-state.js';
+import { observe, update } from '../turn/index.js';
+import { type LoopContext, nextId } from './flow-loop-context.js';
 
 export async function recoverFlow(
   loop: LoopContext,

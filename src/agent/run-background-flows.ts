@@ -9,8 +9,7 @@ import { blockedBackgroundFlows, createDialogueState, readyBackgroundFlows } fro
 import { writeScratchpad } from '../memory/index.js';
 import { executeFlow, type FlowExecution } from '../policy/index.js';
 import type { FlowInstance, FlowStatus, ScratchpadEntry } from '../spec/index.js';
-import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
-import { observe } from './turn-state.js';
+import { executionOptions, observe, type RunFlowsOptions, recordLoopEvents } from '../turn/index.js';
 
 export interface BackgroundRunner {
   /** Starts every ready background flow not started yet. */

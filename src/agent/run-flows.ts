@@ -19,21 +19,34 @@ import {
   readSuspendedRun,
   writeSuspendedRun,
 } from '../hitl/index.js';
+import {
+  continueSuspendedRun,
+  describeSuspension,
+  describeWaiting,
+  suspendRun,
+} from '../hitl/resume/index.js';
+import type { PlanRuntime } from '../plan/loop/index.js';
+import { runPlan } from '../plan/loop/index.js';
 import { executeFlow, type FlowExecution } from '../policy/index.js';
 import type { FlowInstance, SuspendedRun } from '../spec/index.js';
+import {
+  commitDialogue,
+  dialogueOf,
+  executionOptions,
+  noteDialogue,
+  observe,
+  type RunFlowsOptions,
+  record,
+  recordLoopEvents,
+  type TurnState,
+  update,
+} from '../turn/index.js';
 import { cloneData } from '../util/index.js';
-import { continueSuspendedRun } from './continue-suspended-run.js';
-import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
-import { type LoopContext, update } from './flow-loop-context.js';
-import { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
-import type { PlanRuntime } from './plan-run.js';
+import type { LoopContext } from './flow-loop-context.js';
 import { fallBack, recoverFlow } from './recover-flow.js';
 import { createBackgroundRunner } from './run-background-flows.js';
-import { runPlan } from './run-plan.js';
-import { describeSuspension, describeWaiting, suspendRun } from './suspend-run.js';
-import { observe, record, type TurnState } from './turn-state.js';
 
-export type { RunFlowsOptions } from './flow-run-context.js';
+export type { RunFlowsOptions } from '../turn/index.js';
 
 /** Turn diffs kept in the snapshot (older ones stay in the observation log). */
 export const maxDiffTurns = 16;

@@ -18,6 +18,12 @@ export {
 } from './prune-file-snapshots.js';
 export { type ResolvedPath, resolveRoot, resolveWithinRoot } from './resolve-within-root.js';
 export { type RollbackFileSnapshotOptions, rollbackFileSnapshot } from './rollback-file-snapshot.js';
+export {
+  type AgentFileOptions,
+  createFileSnapshotService,
+  type RollbackOptions,
+  rollbackFiles,
+} from './rollback-files.js';
 export { selectTouchedPaths } from './select-touched-paths.js';
 export { type TakeFileSnapshotOptions, takeFileSnapshot } from './take-file-snapshot.js';
 export { nodeWorkspaceFiles, type WorkspaceFileInfo, type WorkspaceFiles } from './workspace-files.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defaultAgentLimits } from '../agent/default-limits.js';
+import { defaultAgentLimits } from '../agent/index.js';
 import { defaultSkillLoopLimits, resolveSkillLoopLimits } from './skill-loop-limits.js';
 
 describe('skill loop limits', () => {

@@ -6,3 +6,4 @@ export { type FastPathRule, matchFastPath, type Route, type Strategy, strategyOf
 export { answerFlow, noFlow, type PredictFlowOptions, predictFlow } from './predict-flow.js';
 export { defaultMaxInputChars, prepareInput } from './prepare-input.js';
 export { type RouteInputOptions, routeInput } from './route-input.js';
+export { type RouteTurnOptions, routeTurn } from './route-turn.js';

@@ -4,8 +4,9 @@
  * date …); with several approvals open, a plain yes or no answers them all. Returns the run with the
  * answers recorded, or `undefined` when the message answers nothing (it is then a message, not an answer).
  */
-import { answerFromText, answerSuspension } from '../hitl/index.js';
-import type { SuspendedRun, SuspensionRecord } from '../spec/index.js';
+
+import type { SuspendedRun, SuspensionRecord } from '../../spec/index.js';
+import { answerFromText, answerSuspension } from '../index.js';
 
 export function answerRunFromText(
   run: SuspendedRun,

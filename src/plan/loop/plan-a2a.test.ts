@@ -3,15 +3,15 @@ import {
   startA2ATestAgent,
   type TestAgent,
   type TestAgentOptions,
-} from '../a2a/fixtures/start-a2a-test-agent.js';
-import { ConfigurationError } from '../errors/index.js';
-import { readPlanState } from '../plan/index.js';
-import type { Observation, StateStore } from '../spec/index.js';
-import { createMemoryStore } from '../store/index.js';
-import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { type Clock, createSequentialIdGenerator } from '../util/index.js';
-import { createAgent } from './create-agent.js';
-import { call, createTripDomain, finish, stepAbout } from './fixtures/plan-domain.js';
+} from '../../a2a/fixtures/start-a2a-test-agent.js';
+import { call, createTripDomain, finish, stepAbout } from '../../agent/fixtures/plan-domain.js';
+import { createAgent } from '../../agent/index.js';
+import { ConfigurationError } from '../../errors/index.js';
+import type { Observation, StateStore } from '../../spec/index.js';
+import { createMemoryStore } from '../../store/index.js';
+import { createScriptedModel, type ScriptStep } from '../../test/index.js';
+import { type Clock, createSequentialIdGenerator } from '../../util/index.js';
+import { readPlanState } from '../index.js';
 
 const stores: StateStore[] = [];
 const remotes: TestAgent[] = [];

@@ -1,7 +1,7 @@
 /**
  * Moves the dialogue state between the thread snapshot and the pure reducer of src/flow.
  */
-import { type DialogueState, diffDialogue } from '../flow/index.js';
+import { type DialogueState, diffDialogue, transitionDialogue } from '../flow/index.js';
 import type { ThreadSnapshot } from '../spec/index.js';
 import { cloneData } from '../util/index.js';
 import type { TurnState } from './turn-state.js';
@@ -37,4 +37,9 @@ export function noteDialogue(turn: TurnState): void {
     turn.changes.push(...diffDialogue(last, now));
   }
   turn.dialogueLast = now;
+}
+
+/** Applies one dialogue transition to the turn's snapshot and notes it in the turn's diff. */
+export function update(turn: TurnState, event: Parameters<typeof transitionDialogue>[1]): void {
+  commitDialogue(turn, transitionDialogue(dialogueOf(turn.snapshot), event));
 }

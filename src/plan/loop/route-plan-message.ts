@@ -6,11 +6,12 @@
  * and a message about something else is routed as usual while the plan waits below the new flow.
  * Returns whether the message was handled here.
  */
-import { activeFlow } from '../flow/index.js';
-import { decideRoute } from '../nlu/index.js';
-import { cancelOpenItems, decideRefinement, readActivePlan, sanitizeUpdatedPlan } from '../plan/index.js';
-import type { PlanState } from '../spec/index.js';
-import { answerRunFromText } from './answer-run-from-text.js';
+import { activeFlow } from '../../flow/index.js';
+import { answerRunFromText, describeWaiting } from '../../hitl/resume/index.js';
+import { decideRoute } from '../../nlu/index.js';
+import type { PlanState } from '../../spec/index.js';
+import { observe, type TurnState } from '../../turn/index.js';
+import { cancelOpenItems, decideRefinement, readActivePlan, sanitizeUpdatedPlan } from '../index.js';
 import {
   type PlanRun,
   type PlanRuntime,
@@ -21,8 +22,6 @@ import {
 } from './plan-run.js';
 import { endFlow } from './plan-stack.js';
 import { retireStalePlan } from './run-plan.js';
-import { describeWaiting } from './suspend-run.js';
-import { observe, type TurnState } from './turn-state.js';
 
 export async function routePlanMessage(
   runtime: PlanRuntime & { turn: TurnState; text: string; rules: Parameters<typeof decideRoute>[0]['rules'] },

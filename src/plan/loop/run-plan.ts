@@ -5,8 +5,10 @@
  * either stacks more work or synthesizes the answer. The plan is saved before each item runs and after
  * it ends, so a restart between any two items resumes where it stopped.
  */
-import { PlanError } from '../errors/index.js';
-import { activeFlow } from '../flow/index.js';
+import { PlanError } from '../../errors/index.js';
+import { activeFlow } from '../../flow/index.js';
+import type { FlowInstance, PlanState } from '../../spec/index.js';
+import { observe, type TurnState } from '../../turn/index.js';
 import {
   cancelBlockedItems,
   cancelOpenItems,
@@ -25,8 +27,7 @@ import {
   searchPlans,
   shouldSearchPlans,
   synthesizePlan,
-} from '../plan/index.js';
-import type { FlowInstance, PlanState } from '../spec/index.js';
+} from '../index.js';
 import {
   type PlanRun,
   type PlanRuntime,
@@ -38,7 +39,6 @@ import {
 } from './plan-run.js';
 import { endFlow } from './plan-stack.js';
 import { runPlanItem } from './run-plan-item.js';
-import { observe, type TurnState } from './turn-state.js';
 
 /** `continue`: the plan is done (or gone) and the flow below may run; `stop`: the turn ends here. */
 export type PlanStep = 'continue' | 'stop';

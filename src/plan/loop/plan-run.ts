@@ -3,7 +3,18 @@
  * writing the plan back with a `plan-update` observation of exactly what changed, reporting an item's
  * status change, and the step output table as read once per turn.
  */
-import type { DelegationContext } from '../a2a/index.js';
+import type { DelegationContext } from '../../a2a/index.js';
+import type {
+  ExecutionConfig,
+  PlanState,
+  StateStore,
+  StepOutputEntry,
+  TodoItem,
+  TodoItemStatus,
+} from '../../spec/index.js';
+import type { RunFlowsOptions } from '../../turn/index.js';
+import { observe, type TurnState } from '../../turn/index.js';
+import type { IdGenerator } from '../../util/index.js';
 import {
   diffTodoList,
   hasChanges,
@@ -13,18 +24,7 @@ import {
   type PlanModelContext,
   type PlanOptions,
   writePlanState,
-} from '../plan/index.js';
-import type {
-  ExecutionConfig,
-  PlanState,
-  StateStore,
-  StepOutputEntry,
-  TodoItem,
-  TodoItemStatus,
-} from '../spec/index.js';
-import type { IdGenerator } from '../util/index.js';
-import type { RunFlowsOptions } from './flow-run-context.js';
-import { observe, type TurnState } from './turn-state.js';
+} from '../index.js';
 
 /**
  * Everything the agent hands the plan loop for one turn: what the flow loop gets (its `tools` are the

@@ -5,7 +5,7 @@
 import { createThreadSnapshot } from '../flow/index.js';
 import type { ObservationDraft, StateStore, ThreadSnapshot } from '../spec/index.js';
 import { decodeSnapshot } from '../store/index.js';
-import type { ConversationMessage } from './agent-types.js';
+import type { ConversationMessage } from './turn-types.js';
 
 /**
  * A thread as loaded for a turn; `carried` holds what closing its interrupted turn reported, to be saved

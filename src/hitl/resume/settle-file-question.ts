@@ -3,10 +3,10 @@
  * and a person chose what to do with them. The call's result stays its error; this does the choice and
  * says in a sentence what happened, for the model.
  */
-import { rollbackFileSnapshot } from '../consistency/index.js';
-import { FileSnapshotError } from '../errors/index.js';
-import type { RollbackDecision, SuspensionRecord, ToolCallResult, ToolError } from '../spec/index.js';
-import type { ToolBatchContext } from '../tool/index.js';
+import { rollbackFileSnapshot } from '../../consistency/index.js';
+import { FileSnapshotError } from '../../errors/index.js';
+import type { RollbackDecision, SuspensionRecord, ToolCallResult, ToolError } from '../../spec/index.js';
+import type { ToolBatchContext } from '../../tool/index.js';
 
 /** Settles one `rollback` question: its result (the call's error), a note for the model, and whether to stop. */
 export async function settleFileQuestion(

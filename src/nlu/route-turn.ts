@@ -8,21 +8,15 @@ import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { StackDepthError } from '../errors/index.js';
 import { activeFlow, type FlowDefinition, transitionDialogue } from '../flow/index.js';
 import type { HistoryMessage } from '../memory/index.js';
-import {
-  answerFlow,
-  type Decision,
-  decideRoute,
-  type FastPathRule,
-  noFlow,
-  predictFlow,
-  routeInput,
-} from '../nlu/index.js';
 import { resolveAmbiguity } from '../policy/index.js';
 import type { PendingQuestion } from '../spec/index.js';
+import { commitDialogue, dialogueOf, observe, type TurnState } from '../turn/index.js';
 import type { IdGenerator } from '../util/index.js';
 import { cloneData, stableHash } from '../util/index.js';
-import { commitDialogue, dialogueOf } from './dialogue-of.js';
-import { observe, type TurnState } from './turn-state.js';
+import { type Decision, decideRoute } from './decide-route.js';
+import type { FastPathRule } from './fast-path.js';
+import { answerFlow, noFlow, predictFlow } from './predict-flow.js';
+import { routeInput } from './route-input.js';
 
 export interface RouteTurnOptions {
   turn: TurnState;

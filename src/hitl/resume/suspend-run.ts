@@ -5,16 +5,16 @@
  * goes on from exactly there once all are answered, after any number of restarts.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { continueFeedback, createSuspension, escalationFeedback } from '../hitl/index.js';
-import type { SkillLoopEvent, SkillLoopState } from '../loop/index.js';
+import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
 import type {
   JsonValue,
   SkillOutcome,
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
-} from '../spec/index.js';
-import type { IdGenerator } from '../util/index.js';
+} from '../../spec/index.js';
+import type { IdGenerator } from '../../util/index.js';
+import { continueFeedback, createSuspension, escalationFeedback } from '../index.js';
 
 export interface SuspendRunOptions {
   flowId: string;

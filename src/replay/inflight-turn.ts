@@ -7,9 +7,9 @@
  */
 import type { ReplyPart } from '../respond/index.js';
 import type { JournalEntry, StateStore, ThreadSnapshot } from '../spec/index.js';
-import type { TurnResult, TurnStatus } from './agent-types.js';
+import type { TurnResult, TurnStatus } from '../turn/index.js';
+import { record, type TurnState } from '../turn/index.js';
 import { modelAnswerToolName } from './record-model-calls.js';
-import { record, type TurnState } from './turn-state.js';
 
 export interface InflightTurn {
   turnId: string;

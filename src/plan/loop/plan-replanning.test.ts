@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { readPlanState } from '../plan/index.js';
-import type { Observation, StateStore, TodoListChanges } from '../spec/index.js';
-import { createMemoryStore } from '../store/index.js';
-import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { createSequentialIdGenerator } from '../util/index.js';
-import type { AgentOptions } from './agent-types.js';
-import { createAgent } from './create-agent.js';
-import { call, createTripDomain, fail, finish, stepAbout } from './fixtures/plan-domain.js';
+import { call, createTripDomain, fail, finish, stepAbout } from '../../agent/fixtures/plan-domain.js';
+import type { AgentOptions } from '../../agent/index.js';
+import { createAgent } from '../../agent/index.js';
+import type { Observation, StateStore, TodoListChanges } from '../../spec/index.js';
+import { createMemoryStore } from '../../store/index.js';
+import { createScriptedModel, type ScriptStep } from '../../test/index.js';
+import { createSequentialIdGenerator } from '../../util/index.js';
+import { readPlanState } from '../index.js';
 
 const stores: StateStore[] = [];
 afterEach(async () => {

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent, defaultAgentLimits } from '../agent/index.js';
 import { ThreadBusyError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
@@ -12,8 +13,6 @@ import { createSqliteStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
-import { createAgent } from './create-agent.js';
-import { defaultAgentLimits } from './default-limits.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'flowstack-replay-'));
 const stores: StateStore[] = [];

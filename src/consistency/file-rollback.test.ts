@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../agent/index.js';
 import { FileSnapshotError, ThreadNotFoundError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
@@ -18,7 +19,6 @@ import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { createEditFilesTool } from '../tool/fixtures/edit-files-tool.js';
 import { defineTool } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
-import { createAgent } from './create-agent.js';
 
 const stores: StateStore[] = [];
 afterEach(async () => {

@@ -4,7 +4,7 @@
  * of its suspended one.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import type { ToolCallResult } from '../spec/index.js';
+import type { ToolCallResult } from '../../spec/index.js';
 
 /** The settled results replace the suspended ones; success as text, anything else as error text. */
 export function patchResults(

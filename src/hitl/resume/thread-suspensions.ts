@@ -3,16 +3,11 @@
  * (`extensions.hitl`) or a plan item's (the plan's waiting record). Lists them and records an answer
  * to one (DESIGN.md invariant 7: bound to its call, validated, expiring, final once refused).
  */
-import { SuspensionError } from '../errors/index.js';
-import {
-  answerSuspension,
-  findSettledSuspension,
-  readSuspendedRuns,
-  writeSuspendedRun,
-} from '../hitl/index.js';
-import { readPlanState, writePlanState } from '../plan/index.js';
-import type { ApprovalDecision, SuspendedRun, SuspensionRecord, ThreadSnapshot } from '../spec/index.js';
-import { compileSchema, type ToolSet } from '../tool/index.js';
+import { SuspensionError } from '../../errors/index.js';
+import { readPlanState, writePlanState } from '../../plan/index.js';
+import type { ApprovalDecision, SuspendedRun, SuspensionRecord, ThreadSnapshot } from '../../spec/index.js';
+import { compileSchema, type ToolSet } from '../../tool/index.js';
+import { answerSuspension, findSettledSuspension, readSuspendedRuns, writeSuspendedRun } from '../index.js';
 
 /** Every question of the thread's waiting runs (open, answered or expired). */
 export function listSuspensions(snapshot: ThreadSnapshot): SuspensionRecord[] {

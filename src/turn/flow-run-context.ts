@@ -10,8 +10,8 @@ import type { ExecuteFlowOptions } from '../policy/index.js';
 import type { FlowInstance, ScratchpadEntry, ToolCallResult } from '../spec/index.js';
 import { resultText, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
-import type { AgentLimits } from './agent-types.js';
 import { observe, recordText, type TurnState } from './turn-state.js';
+import type { AgentLimits } from './turn-types.js';
 
 export interface RunFlowsOptions {
   turn: TurnState;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { matchBuiltInFastPath } from '../nlu/index.js';
-import { finish, setupAgent } from './fixtures/test-domain.js';
+import { finish, setupAgent } from '../agent/fixtures/test-domain.js';
+import { matchBuiltInFastPath } from './index.js';
 
 describe('the decision layer routes fast-path inputs with zero model calls', () => {
   it('greeting, thanks, help, domain rules, repeat, cancel, and yes/no to a pending confirmation', async () => {

@@ -4,12 +4,10 @@
  * (Completed or Invalid, then popped), and end the plan (the Plan flow completes, or is invalidated
  * together with all its sub-flows).
  */
-import { StackDepthError } from '../errors/index.js';
-import { type FlowDefinition, transitionDialogue } from '../flow/index.js';
-import type { FlowInstance, TodoItem } from '../spec/index.js';
-import { commitDialogue, dialogueOf } from './dialogue-of.js';
-import { update } from './flow-loop-context.js';
-import { observe, type TurnState } from './turn-state.js';
+import { StackDepthError } from '../../errors/index.js';
+import { type FlowDefinition, transitionDialogue } from '../../flow/index.js';
+import type { FlowInstance, TodoItem } from '../../spec/index.js';
+import { commitDialogue, dialogueOf, observe, type TurnState, update } from '../../turn/index.js';
 
 /** Pushes the item's sub-flow (its id is the item's); returns it, or why the stack refused it. */
 export function pushSubFlow(options: {

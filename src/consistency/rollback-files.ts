@@ -3,16 +3,15 @@
  * (seed 004, DESIGN.md §6). Idempotent and resumable: a rollback that ran returns its report again; one
  * a crash interrupted carries on from its journal. Everything is checked before the first write.
  */
-import {
-  createDirectorySnapshotStore,
-  type FileSnapshotRetention,
-  type FileSnapshotService,
-  listFileSnapshots,
-  rollbackFileSnapshot,
-  type WorkspaceFiles,
-} from '../consistency/index.js';
+
 import { ConfigurationError, FileSnapshotError, InputError } from '../errors/index.js';
 import type { FileSnapshotStore, RollbackReport } from '../spec/index.js';
+import { createDirectorySnapshotStore } from './create-directory-snapshot-store.js';
+import type { FileSnapshotService } from './file-snapshot-service.js';
+import { listFileSnapshots } from './list-file-snapshots.js';
+import type { FileSnapshotRetention } from './prune-file-snapshots.js';
+import { rollbackFileSnapshot } from './rollback-file-snapshot.js';
+import type { WorkspaceFiles } from './workspace-files.js';
 
 /** Where the files of tools that declare `touches` may be, and where their snapshots go. */
 export interface AgentFileOptions {

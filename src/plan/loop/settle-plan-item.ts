@@ -4,7 +4,10 @@
  * inside is sanitized and applied, and then either the replanning check (after a completed item) or the
  * plan's failure policy (after a failed one) decides what comes next. Saved before it returns.
  */
-import type { SkillLoopEvent } from '../loop/index.js';
+import type { SkillLoopEvent } from '../../loop/index.js';
+import { describeResult } from '../../respond/index.js';
+import type { TodoItem, ToolCallResult } from '../../spec/index.js';
+import { observe, record } from '../../turn/index.js';
 import {
   applyFailurePolicy,
   applyReplanDecision,
@@ -16,9 +19,7 @@ import {
   replaceFailedItem,
   sanitizeUpdatedPlan,
   updateItem,
-} from '../plan/index.js';
-import { describeResult } from '../respond/index.js';
-import type { TodoItem, ToolCallResult } from '../spec/index.js';
+} from '../index.js';
 import {
   type PlanRun,
   planCatalog,
@@ -28,7 +29,6 @@ import {
   updatePlanItems,
 } from './plan-run.js';
 import { endFlow } from './plan-stack.js';
-import { observe, record } from './turn-state.js';
 
 export interface SettleOptions {
   item: TodoItem;

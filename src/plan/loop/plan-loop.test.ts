@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFlow } from '../flow/index.js';
-import { readPlanState } from '../plan/index.js';
-import type { Observation, StateStore, StepOutputEntry } from '../spec/index.js';
-import { createMemoryStore, decodeSnapshot } from '../store/index.js';
-import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { defineTool, suspendToolCall, type ToolDefinition } from '../tool/index.js';
-import { createSequentialIdGenerator } from '../util/index.js';
-import type { AgentOptions } from './agent-types.js';
-import { createAgent } from './create-agent.js';
-import { call, createTripDomain, finish, stepAbout } from './fixtures/plan-domain.js';
+import { call, createTripDomain, finish, stepAbout } from '../../agent/fixtures/plan-domain.js';
+import type { AgentOptions } from '../../agent/index.js';
+import { createAgent } from '../../agent/index.js';
+import { defineFlow } from '../../flow/index.js';
+import type { Observation, StateStore, StepOutputEntry } from '../../spec/index.js';
+import { createMemoryStore, decodeSnapshot } from '../../store/index.js';
+import { createScriptedModel, type ScriptStep } from '../../test/index.js';
+import { defineTool, suspendToolCall, type ToolDefinition } from '../../tool/index.js';
+import { createSequentialIdGenerator } from '../../util/index.js';
+import { readPlanState } from '../index.js';
 
 const stores: StateStore[] = [];
 afterEach(async () => {

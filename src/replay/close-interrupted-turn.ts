@@ -6,10 +6,10 @@
  * and starting the new one are one write (a process that dies before it closes the old turn again).
  */
 import type { StateStore } from '../spec/index.js';
+import type { LoadedThread } from '../turn/index.js';
+import { observe, type TurnState } from '../turn/index.js';
 import type { Clock } from '../util/index.js';
 import { type InflightTurn, unfinishedCalls } from './inflight-turn.js';
-import type { LoadedThread } from './load-thread.js';
-import { observe, type TurnState } from './turn-state.js';
 
 export async function closeInterruptedTurn(options: {
   store: StateStore;

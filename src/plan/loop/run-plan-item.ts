@@ -7,18 +7,24 @@
  * (or, for `delegate_to_agent`, the remote task's result once the answer reached it).
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { answerDelegation, delegateToAgentToolName } from '../a2a/index.js';
+import { answerDelegation, delegateToAgentToolName } from '../../a2a/index.js';
 import {
   type FlowDefinition,
   type InternalFlowRequest,
   toBackgroundFlows,
   toFlowDefinition,
   transitionDialogue,
-} from '../flow/index.js';
-import { archiveSuspensions } from '../hitl/index.js';
-import type { SkillLoopEvent, SkillLoopState } from '../loop/index.js';
-import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../plan/index.js';
-import { executeFlow, recover } from '../policy/index.js';
+} from '../../flow/index.js';
+import { archiveSuspensions } from '../../hitl/index.js';
+import {
+  type ContinuedRun,
+  continueSuspendedRun,
+  describeSuspension,
+  describeWaiting,
+  suspendRun,
+} from '../../hitl/resume/index.js';
+import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
+import { executeFlow, recover } from '../../policy/index.js';
 import type {
   FlowInstance,
   JsonValue,
@@ -26,16 +32,20 @@ import type {
   SuspensionRecord,
   TodoItem,
   ToolCallResult,
-} from '../spec/index.js';
-import { type ContinuedRun, continueSuspendedRun } from './continue-suspended-run.js';
-import { commitDialogue, dialogueOf, noteDialogue } from './dialogue-of.js';
-import { update } from './flow-loop-context.js';
-import { executionOptions, recordLoopEvents } from './flow-run-context.js';
+} from '../../spec/index.js';
+import {
+  commitDialogue,
+  dialogueOf,
+  executionOptions,
+  noteDialogue,
+  observe,
+  recordLoopEvents,
+  update,
+} from '../../turn/index.js';
+import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../index.js';
 import { type PlanRun, setItemStatus, setPlan, updatePlanItems } from './plan-run.js';
 import { endFlow, pushSubFlow } from './plan-stack.js';
 import { settlePlanItem } from './settle-plan-item.js';
-import { describeSuspension, describeWaiting, suspendRun } from './suspend-run.js';
-import { observe } from './turn-state.js';
 
 export type ItemResult = 'settled' | 'stop' | 'synthesize';
 

@@ -15,8 +15,7 @@
  * kind of question stays in this one file, so that what an answer does reads in one place.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { expireSuspensions } from '../hitl/index.js';
-import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../loop/index.js';
+import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../../loop/index.js';
 import type {
   AnsweredCall,
   ApprovalDecision,
@@ -24,12 +23,18 @@ import type {
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
-} from '../spec/index.js';
-import { type AnsweredCalls, executeToolBatch, type ToolBatchContext, type ToolSet } from '../tool/index.js';
-import { stableHash } from '../util/index.js';
+} from '../../spec/index.js';
+import {
+  type AnsweredCalls,
+  executeToolBatch,
+  type ToolBatchContext,
+  type ToolSet,
+} from '../../tool/index.js';
+import { observe, record, type TurnState } from '../../turn/index.js';
+import { stableHash } from '../../util/index.js';
+import { expireSuspensions } from '../index.js';
 import { settleFileQuestion } from './settle-file-question.js';
 import { argumentsOf, patchResults } from './suspended-transcript.js';
-import { observe, record, type TurnState } from './turn-state.js';
 
 export interface ContinueSuspendedRunOptions {
   run: SuspendedRun;

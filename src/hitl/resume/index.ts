@@ -1,0 +1,18 @@
+/** Suspending a skill run for people and going on with it once they answer (DESIGN.md invariants 6 and 7). */
+export { answerRunFromText } from './answer-run-from-text.js';
+export {
+  type ContinuedRun,
+  type ContinueSuspendedRunOptions,
+  continueSuspendedRun,
+  lookupOf,
+} from './continue-suspended-run.js';
+export { settleFileQuestion } from './settle-file-question.js';
+export { describeSuspension, describeWaiting, type SuspendRunOptions, suspendRun } from './suspend-run.js';
+export { argumentsOf, patchResults } from './suspended-transcript.js';
+export {
+  describeAnswer,
+  listSuspensions,
+  openSuspensions,
+  type RecordAnswerOptions,
+  recordAnswer,
+} from './thread-suspensions.js';

@@ -1,0 +1,20 @@
+/** Crash replay: a turn saved as in flight, the model's recorded answers, and closing a turn whose process died (DESIGN.md invariant 5). */
+export { closeInterruptedTurn } from './close-interrupted-turn.js';
+export {
+  type AnsweredRequest,
+  endInflight,
+  findRequest,
+  type InflightTurn,
+  interruptedTurnOf,
+  rememberedRequests,
+  repeatedResult,
+  startInflight,
+  unfinishedCalls,
+} from './inflight-turn.js';
+export {
+  type ModelRecorder,
+  modelAnswerToolName,
+  type RecordModelCallsOptions,
+  recordModelCalls,
+} from './record-model-calls.js';
+export { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
