@@ -3,14 +3,14 @@
 // Biome's noImportCycles catches cycles; this catches an import from a lower layer to a higher one.
 // A concept's folder may hold a sub-folder that sits higher than the folder itself (ADR 0052): the pure
 // TodoList in plan/ sits below the plan loop in plan/loop/, the suspension records in hitl/ below the
-// resume path in hitl/resume/. Such a sub-folder is named in the order as `folder/sub`.
+// resume path in hitl/resume/, the pure policy in policy/ below a flow's run in a turn in policy/run/. Such a sub-folder is named in the order as `folder/sub`.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 
 const order = [
   ['spec'],
   ['errors'],
-  ['util'],
+  ['util', 'model'],
   ['redact'],
   ['observe'],
   ['store', 'hitl', 'consistency'],
@@ -23,8 +23,9 @@ const order = [
   ['turn'],
   ['hitl/resume'],
   ['nlu'],
+  ['policy/run'],
   ['plan/loop'],
-  ['replay'],
+  ['replay', 'schedule'],
   ['agent'],
   ['server', 'cli', 'ui', 'test'],
 ];

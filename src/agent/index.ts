@@ -12,12 +12,5 @@ export type {
   TurnStatus,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
-export {
-  createScheduler,
-  type InProcessScheduler,
-  type InProcessSchedulerOptions,
-  type SchedulingAgent,
-} from './create-scheduler.js';
 export { defaultAgentLimits } from './default-limits.js';
-export { resolveModelFromEnv } from './resolve-model-from-env.js';
 export type { WarmUpReport } from './warm-up.js';

@@ -6,6 +6,7 @@ export {
   findRequest,
   type InflightTurn,
   interruptedTurnOf,
+  noteRunning,
   rememberedRequests,
   repeatedResult,
   startInflight,

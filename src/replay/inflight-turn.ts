@@ -100,6 +100,26 @@ export function startInflight(
   return inflight;
 }
 
+/**
+ * Writes the in-flight record for a save in the middle of the turn: the turn is past routing, and a
+ * replay counts on from these model calls and says again what the saved part of the turn said.
+ */
+export function noteRunning(
+  turn: TurnState,
+  inflight: InflightTurn,
+  modelCalls: Record<string, number>,
+): void {
+  turn.snapshot.extensions = {
+    ...turn.snapshot.extensions,
+    turn: {
+      ...inflight,
+      phase: 'running',
+      modelCalls,
+      ...(turn.replyParts.length > 0 ? { replyParts: turn.replyParts } : {}),
+    },
+  };
+}
+
 /** Clears the in-flight record and logs the request's answer, for the turn's last commit. */
 export function endInflight(
   turn: TurnState,

@@ -14,7 +14,6 @@ export async function commitTurn(
 ): Promise<{ version: number; observations: Observation[] }> {
   // Another process holds the thread now: what this turn did is not written over what that one does.
   if (turn.lease?.stopped) throw turn.lease.reason;
-  turn.beforeCommit?.();
   turn.snapshot.historySeq += turn.history.length;
   const encode = createObservationEncoder();
   const commit = await store.commit({

@@ -1,9 +1,10 @@
 /** The turn's record: the snapshot it changes, the rows it appends, how it is saved, and what running a flow in it shares. */
+export { closeDialogue, maxDiffTurns, popFinished } from './close-dialogue.js';
 export { commitTurn } from './commit-turn.js';
 export { applyDialogue, commitDialogue, dialogueOf, noteDialogue, update } from './dialogue-of.js';
 export { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
 export { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
-export { observe, record, recordText, type TurnState } from './turn-state.js';
+export { createTurnRecord, observe, record, recordText, type TurnState } from './turn-state.js';
 export type {
   AgentLimits,
   ConversationMessage,

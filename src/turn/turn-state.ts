@@ -37,8 +37,27 @@ export interface TurnState {
   changes?: DialogueChange[];
   /** Flows popped during the turn, oldest first. */
   finished?: FlowInstance[];
-  /** Called before every save of the turn but its last (it saves the in-flight record). */
-  beforeCommit?: () => void;
+}
+
+/** A new turn's record on a loaded thread; `carried` are observations to save with its first commit. */
+export function createTurnRecord(options: {
+  threadId: string;
+  turnId: string;
+  snapshot: ThreadSnapshot;
+  baseVersion: number;
+  clock: Clock;
+  lease: StopSource | undefined;
+  carried?: readonly ObservationDraft[];
+}): TurnState {
+  const { carried, ...rest } = options;
+  return {
+    ...rest,
+    history: [],
+    observations: [...(carried ?? [])],
+    replyParts: [],
+    failed: false,
+    suspended: false,
+  };
 }
 
 export function observe(

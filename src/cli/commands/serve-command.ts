@@ -7,8 +7,8 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createScheduler } from '../../agent/index.js';
 import { ConfigurationError } from '../../errors/index.js';
+import { createScheduler } from '../../schedule/index.js';
 import { createServer, parseTokenList, type TokenTable } from '../../server/index.js';
 import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';

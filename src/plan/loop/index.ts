@@ -9,7 +9,7 @@ export {
   setPlan,
   updatePlanItems,
 } from './plan-run.js';
-export { endFlow, popFinished, pushSubFlow } from './plan-stack.js';
+export { endFlow, pushSubFlow } from './plan-stack.js';
 export { routePlanMessage } from './route-plan-message.js';
 export { type PlanStep, retireStalePlan, runPlan } from './run-plan.js';
 export { type ItemResult, runPlanItem } from './run-plan-item.js';

@@ -7,7 +7,14 @@
 import { StackDepthError } from '../../errors/index.js';
 import { type FlowDefinition, transitionDialogue } from '../../flow/index.js';
 import type { FlowInstance, TodoItem } from '../../spec/index.js';
-import { commitDialogue, dialogueOf, observe, type TurnState, update } from '../../turn/index.js';
+import {
+  commitDialogue,
+  dialogueOf,
+  observe,
+  popFinished,
+  type TurnState,
+  update,
+} from '../../turn/index.js';
 
 /** Pushes the item's sub-flow (its id is the item's); returns it, or why the stack refused it. */
 export function pushSubFlow(options: {
@@ -53,15 +60,4 @@ export function endFlow(turn: TurnState, flowId: string, outcome: { completed: u
       update(turn, { type: 'complete', result: outcome.completed });
   }
   popFinished(turn);
-}
-
-/** Pops finished flows, with a `flow-pop` for each. */
-export function popFinished(turn: TurnState): void {
-  const before = turn.snapshot.stack;
-  update(turn, { type: 'pop-finished' });
-  const kept = new Set(turn.snapshot.stack.map((f) => f.id));
-  for (const f of before.filter((f) => !kept.has(f.id)).reverse()) {
-    turn.finished?.push(f);
-    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
-  }
 }

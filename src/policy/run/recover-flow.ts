@@ -3,11 +3,11 @@
  * retry · push an Internal flow to gather context · contemplate (fallback or plan) · escalate; and the
  * fallback protocol shared by contemplate and hard-coded fallbacks.
  */
-import type { FlowDefinition } from '../flow/index.js';
-import { contemplate } from '../nlu/index.js';
-import { type RecoveryReason, recover } from '../policy/index.js';
-import type { FlowInstance } from '../spec/index.js';
-import { observe, update } from '../turn/index.js';
+import type { FlowDefinition } from '../../flow/index.js';
+import { contemplate } from '../../nlu/index.js';
+import type { FlowInstance } from '../../spec/index.js';
+import { observe, update } from '../../turn/index.js';
+import { type RecoveryReason, recover } from '../index.js';
 import { type LoopContext, nextId } from './flow-loop-context.js';
 
 export async function recoverFlow(

@@ -1,91 +1,35 @@
 /**
- * The execution phase of a turn (DESIGN.md §1): run the active flow's policy (PEX `executeFlow`),
- * apply what it returns, route recovery actions (retry · gather context · contemplate · escalate) and
- * hard-coded fallbacks, pop finished flows, and go on while a flow that waited below becomes active —
- * at most `maxFlowsPerTurn` executions. Internal flows scheduled by a flow run in the background.
- * At the end the turn's dialogue diff is recorded and invariants 1–3 are checked.
+ * The `run-flow` effect of a turn (DESIGN.md §1): the active flow runs once through its policy (PEX
+ * `executeFlow`), going on from its checkpoint when its run waited for people, and what it returns is
+ * applied to the turn — a reply, a question, a suspension, recovery (retry · gather context · contemplate
+ * · escalate) or a hard-coded fallback.
  */
-import {
-  activeFlow,
-  checkDialogueInvariants,
-  type FlowDefinition,
-  isOpen,
-  toBackgroundFlows,
-  transitionDialogue,
-} from '../flow/index.js';
-import {
-  archiveSuspensions,
-  pruneSuspendedRuns,
-  readSuspendedRun,
-  writeSuspendedRun,
-} from '../hitl/index.js';
+import { type FlowDefinition, isOpen, toBackgroundFlows, transitionDialogue } from '../../flow/index.js';
+import { archiveSuspensions, readSuspendedRun, writeSuspendedRun } from '../../hitl/index.js';
 import {
   continueSuspendedRun,
   describeSuspension,
   describeWaiting,
   suspendRun,
-} from '../hitl/resume/index.js';
-import type { PlanRuntime } from '../plan/loop/index.js';
-import { runPlan } from '../plan/loop/index.js';
-import { executeFlow, type FlowExecution } from '../policy/index.js';
-import type { FlowInstance, SuspendedRun } from '../spec/index.js';
+} from '../../hitl/resume/index.js';
+import type { FlowInstance, SuspendedRun } from '../../spec/index.js';
 import {
   commitDialogue,
   dialogueOf,
   executionOptions,
   noteDialogue,
   observe,
-  type RunFlowsOptions,
   record,
   recordLoopEvents,
   type TurnState,
   update,
-} from '../turn/index.js';
-import { cloneData } from '../util/index.js';
+} from '../../turn/index.js';
+import { executeFlow, type FlowExecution } from '../index.js';
 import type { LoopContext } from './flow-loop-context.js';
 import { fallBack, recoverFlow } from './recover-flow.js';
-import { createBackgroundRunner } from './run-background-flows.js';
-
-export type { RunFlowsOptions } from '../turn/index.js';
-
-/** Turn diffs kept in the snapshot (older ones stay in the observation log). */
-export const maxDiffTurns = 16;
-
-export async function runFlows(options: RunFlowsOptions & { plan?: PlanRuntime }): Promise<void> {
-  const { turn } = options;
-  const snapshot = turn.snapshot;
-  turn.dialogueStart ??= cloneData(dialogueOf(snapshot));
-  turn.finished ??= [];
-  const loop: LoopContext = {
-    options,
-    turn,
-    guidance: undefined,
-    background: createBackgroundRunner(options),
-  };
-  loop.background.start();
-  try {
-    for (let step = 0; step < options.limits.maxFlowsPerTurn; step++) {
-      const flow = activeFlow(snapshot.stack);
-      if (!flow || snapshot.pending || turn.suspended) break;
-      // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
-      const planned =
-        options.plan && (flow.planId !== undefined || options.flows.get(flow.name)?.intent === 'plan');
-      const stop = planned
-        ? (await runPlan({ ...(options.plan as PlanRuntime), turn })) === 'stop'
-        : await runActiveFlow(loop, flow);
-      popFinished(turn);
-      loop.background.start();
-      if (stop) break;
-    }
-  } finally {
-    // Background flows never outlive the turn, even when a model error ends it early.
-    await loop.background.settle();
-  }
-  finishTurn(turn);
-}
 
 /** Runs one flow; returns true when the turn must stop (a question, a suspension). */
-async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boolean> {
+export async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Promise<boolean> {
   const { turn, options } = loop;
   const snapshot = turn.snapshot;
   const guidance = loop.guidance?.get(flow.id);
@@ -310,42 +254,12 @@ function repair(turn: TurnState, flow: FlowInstance, before: FlowInstance, check
   }
 }
 
-function popFinished(turn: TurnState): void {
-  const before = turn.snapshot.stack;
-  const completedNow = before.some((f) => f.status === 'completed');
-  update(turn, { type: 'pop-finished' });
-  const kept = new Set(turn.snapshot.stack.map((f) => f.id));
-  for (const f of before.filter((f) => !kept.has(f.id)).reverse()) {
-    turn.finished?.push(f);
-    observe(turn, 'flow-pop', { flow: f.name, flowId: f.id, status: f.status }, f.id);
-  }
-  if (completedNow && turn.snapshot.stack.length > 0 && !turn.snapshot.pending)
-    update(turn, { type: 'set-flags', flags: { keepGoing: true } });
-}
-
 /** The turn stops: the run waits for the answers still open. */
 function keepWaiting(turn: TurnState, run: SuspendedRun): boolean {
   writeSuspendedRun(turn.snapshot, run.flowId, run);
   turn.suspended = true;
   turn.replyParts.push({ text: describeWaiting(run) });
   return true;
-}
-
-function finishTurn(turn: TurnState): void {
-  const snapshot = turn.snapshot;
-  if (snapshot.stack.some((f) => !isOpen(f))) popFinished(turn);
-  pruneSuspendedRuns(snapshot);
-  update(turn, { type: 'set-flags', flags: { keepGoing: false } });
-  if (snapshot.background?.some((f) => !isOpen(f))) snapshot.background = snapshot.background.filter(isOpen);
-  const problems = checkDialogueInvariants(dialogueOf(snapshot), { turnEnd: true });
-  if (problems.length > 0) observe(turn, 'error', { phase: 'invariants', problems });
-  noteDialogue(turn);
-  const changes = turn.changes ?? [];
-  if (changes.length === 0) return;
-  snapshot.diffs = [
-    ...(snapshot.diffs ?? []),
-    { turn: snapshot.turnCount + 1, turnId: turn.turnId, changes },
-  ].slice(-maxDiffTurns);
 }
 
 function recordFrame(

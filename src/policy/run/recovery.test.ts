@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { recover } from '../policy/index.js';
-import type { Observation } from '../spec/index.js';
 import {
   emailFlow,
   finish,
@@ -9,7 +7,9 @@ import {
   notesFlow,
   reportFlow,
   setupAgent,
-} from './fixtures/test-domain.js';
+} from '../../agent/fixtures/test-domain.js';
+import type { Observation } from '../../spec/index.js';
+import { recover } from '../index.js';
 
 const recoveries = (observations: Observation[]) =>
   observations.filter((o) => o.type === 'recovery').map((o) => o.data.action);

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../agent/index.js';
 import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { type OpenAICompatibleServer, startOpenAICompatibleServer } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
-import { createAgent } from './create-agent.js';
 import { resolveModelFromEnv } from './resolve-model-from-env.js';
 
 const convertFlow = defineFlow({

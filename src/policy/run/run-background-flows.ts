@@ -5,11 +5,11 @@
  * dialogue state, so it can never touch the user-facing stack; what it writes to the scratchpad is
  * applied when the turn settles, in schedule order, so the result does not depend on timing.
  */
-import { blockedBackgroundFlows, createDialogueState, readyBackgroundFlows } from '../flow/index.js';
-import { writeScratchpad } from '../memory/index.js';
-import { executeFlow, type FlowExecution } from '../policy/index.js';
-import type { FlowInstance, FlowStatus, ScratchpadEntry } from '../spec/index.js';
-import { executionOptions, observe, type RunFlowsOptions, recordLoopEvents } from '../turn/index.js';
+import { blockedBackgroundFlows, createDialogueState, readyBackgroundFlows } from '../../flow/index.js';
+import { writeScratchpad } from '../../memory/index.js';
+import type { FlowInstance, FlowStatus, ScratchpadEntry } from '../../spec/index.js';
+import { executionOptions, observe, type RunFlowsOptions, recordLoopEvents } from '../../turn/index.js';
+import { executeFlow, type FlowExecution } from '../index.js';
 
 export interface BackgroundRunner {
   /** Starts every ready background flow not started yet. */

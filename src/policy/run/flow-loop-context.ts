@@ -1,4 +1,4 @@
-import type { RunFlowsOptions, TurnState } from '../turn/index.js';
+import type { RunFlowsOptions, TurnState } from '../../turn/index.js';
 import type { BackgroundRunner } from './run-background-flows.js';
 
 export interface LoopContext {

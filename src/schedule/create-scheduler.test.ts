@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import type { LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../agent/index.js';
 import { ConfigurationError, ThreadBusyError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import { createManualClock, type ManualClock } from '../loop/fixtures/manual-clock.js';
@@ -17,7 +18,6 @@ import type { Scheduler, StateStore } from '../spec/index.js';
 import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStepOutput } from '../test/index.js';
 import { createScheduleTool, defineTool, type ToolDefinition } from '../tool/index.js';
-import { createAgent } from './create-agent.js';
 import { createScheduler, type InProcessScheduler } from './create-scheduler.js';
 
 const minute = 60_000;

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFlow } from '../flow/index.js';
-import { defineTool, type ToolDefinition } from '../tool/index.js';
-import { finish, lookupFlow, setupAgent, testTools } from './fixtures/test-domain.js';
+import { finish, lookupFlow, setupAgent, testTools } from '../../agent/fixtures/test-domain.js';
+import { defineFlow } from '../../flow/index.js';
+import { defineTool, type ToolDefinition } from '../../tool/index.js';
 
 /** Two tools that each wait for the other to start: they finish only when run concurrently. */
 function latchedTools(order: string[]) {

@@ -1,0 +1,167 @@
+/**
+ * An agent's options made into one frozen configuration: every default filled in from its table, every
+ * option checked once at start-up (a value that cannot take effect is a `ConfigurationError`), and the
+ * services a turn uses (store, observation bus, thread lease, tool pipeline) made once per agent.
+ */
+
+import type { DelegationContext } from '../a2a/index.js';
+import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
+import { createFileSnapshotService, type FileSnapshotService } from '../consistency/index.js';
+import { ConfigurationError } from '../errors/index.js';
+import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
+import { defaultSkillLoopLimits, type SkillLoopLimits } from '../loop/index.js';
+import { createObservationBus, type ObservationBus } from '../observe/index.js';
+import {
+  checkExecutionConfig,
+  defaultPlanOptions,
+  type PlanOptions,
+  planFlow,
+  updatePlanTool,
+} from '../plan/index.js';
+import { redactSecrets, redactValue } from '../redact/index.js';
+import type { ExecutionConfig, StateStore } from '../spec/index.js';
+import { createSqliteStore } from '../store/index.js';
+import {
+  createMemoryRateLimiter,
+  createMemorySimulationCache,
+  createModelSimulator,
+  createToolSet,
+  type ToolBatchContext,
+  type ToolSet,
+} from '../tool/index.js';
+import type { AgentLimits } from '../turn/index.js';
+import {
+  type Clock,
+  type IdGenerator,
+  randomIdGenerator,
+  type StopSource,
+  systemClock,
+} from '../util/index.js';
+import type { AgentOptions } from './agent-types.js';
+import { defaultAgentLimits } from './default-limits.js';
+import { createThreadLease } from './thread-lease.js';
+
+const defaultPersona =
+  'You are a careful assistant. Use the tools you are given; never invent their results.';
+
+/** What every turn of one agent runs with; made once by `createAgent`. */
+export interface AgentConfig {
+  readonly options: AgentOptions;
+  readonly store: StateStore;
+  readonly clock: Clock;
+  readonly ids: IdGenerator;
+  readonly limits: AgentLimits;
+  readonly redact: { text(text: string): string; value(value: unknown): unknown };
+  readonly persona: string;
+  readonly flows: ReadonlyMap<string, FlowDefinition>;
+  /** The agent's tools (and `delegate_to_agent` when A2A agents are configured). */
+  readonly tools: ToolSet;
+  /** The tools plan items may use: the agent's and `update_plan`. */
+  readonly planTools: ToolSet;
+  /** Plan settings when plans are on (`plan` option, or a domain flow with intent `plan`). */
+  readonly plan: PlanOptions | undefined;
+  readonly delegation: DelegationContext | undefined;
+  readonly bus: ObservationBus;
+  /** This agent's name as a lease holder. */
+  readonly owner: string;
+  readonly holdLease: <T>(threadId: string, work: (lease: StopSource) => Promise<T>) => Promise<T>;
+  readonly files: FileSnapshotService;
+  /** The agent-wide part of every tool batch: the pipeline's services and policies. */
+  readonly toolPipeline: Partial<ToolBatchContext> & Pick<ToolBatchContext, 'files'>;
+}
+
+export function resolveAgentConfig(options: AgentOptions): AgentConfig {
+  checkOptions(options);
+  const store = options.store ?? createSqliteStore();
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIdGenerator;
+  const limits = { ...defaultAgentLimits, ...options.limits };
+  const redact = options.redact ?? { text: redactSecrets, value: redactValue };
+  const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
+  // Plans (docs/decisions/0010-plans.md): on with `plan`, or when the domain has its own Plan flow.
+  const ownPlanFlow = options.flows.some((f) => f.intent === 'plan');
+  const planning = options.plan === undefined ? ownPlanFlow : options.plan !== false;
+  if (planning && !ownPlanFlow) flows.set(planFlow.name, toFlowDefinition(planFlow));
+  const delegation =
+    options.a2a && options.a2a.agents.length > 0
+      ? {
+          pool: createA2AClientPool(options.a2a.agents),
+          store,
+          clock,
+          limits: { ...defaultA2ADelegationLimits, ...options.a2a.limits },
+        }
+      : undefined;
+  const agentTools = [
+    ...(options.tools ?? []),
+    ...(delegation ? [createDelegateToAgentTool(delegation)] : []),
+  ];
+  const tools = createToolSet(agentTools);
+  const owner = ids('agent');
+  const files = createFileSnapshotService(options.files);
+  return Object.freeze({
+    options,
+    store,
+    clock,
+    ids,
+    limits,
+    redact,
+    persona: options.persona ?? defaultPersona,
+    flows,
+    tools,
+    planTools: planning ? createToolSet([...agentTools, updatePlanTool]) : tools,
+    plan: planning
+      ? { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) }
+      : undefined,
+    delegation,
+    bus: createObservationBus(),
+    owner,
+    holdLease: createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs }),
+    files,
+    toolPipeline: {
+      files,
+      rateLimiter: createMemoryRateLimiter({ clock }),
+      resultCache: createMemorySimulationCache({ clock }),
+      simulate: createModelSimulator({
+        model: options.model,
+        cache: createMemorySimulationCache({ clock }),
+        redact: redact.text,
+      }),
+      ...options.toolPipeline,
+    },
+  });
+}
+
+/** Flows are checked together at start-up; whether their tools exist is the pre-hook's check 5. */
+function checkOptions(options: AgentOptions): void {
+  const problems = validateDomain({
+    name: 'agent',
+    flows: options.flows,
+    ...(options.intents ? { intents: options.intents } : {}),
+  });
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
+  assertSkillLoopLimits(options.skillLoop);
+  assertExecution(options.execution, 'agent');
+}
+
+/** Execution settings of one layer (agent, thread, call) are checked before they are used. */
+export function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: string): void {
+  const problems = config ? checkExecutionConfig(config) : [];
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: `The ${layer} execution settings are invalid.`, problems });
+}
+
+/** Every override names a bound of the skill loop and is a number ≥ 0 (DESIGN.md invariant 9). */
+function assertSkillLoopLimits(overrides: Partial<SkillLoopLimits> | undefined): void {
+  if (overrides === undefined) return;
+  const known = defaultSkillLoopLimits.simple;
+  const problems = Object.entries(overrides).flatMap(([key, value]) =>
+    !Object.hasOwn(known, key)
+      ? [`skillLoop.${key} is not a bound of the skill loop`]
+      : typeof value !== 'number' || !Number.isFinite(value) || value < 0
+        ? [`skillLoop.${key} must be a number ≥ 0 (got ${String(value)})`]
+        : [],
+  );
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: 'The skill loop limits are invalid.', problems });
+}

@@ -1,0 +1,81 @@
+/**
+ * The `finish` effect: the reply is composed, the in-flight record goes and the request is logged, the
+ * turn is saved for the last time (with its `final-response`), and the `TurnResult` is made.
+ */
+import { listFileSnapshots } from '../consistency/index.js';
+import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
+import { endInflight, unfinishedCalls } from '../replay/index.js';
+import { composeReply } from '../respond/index.js';
+import {
+  commitTurn,
+  observe,
+  record,
+  type TurnResult,
+  type TurnState,
+  type TurnStatus,
+} from '../turn/index.js';
+import type { OpenTurn } from './open-turn.js';
+
+export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
+  const { turn, inflight, config } = open;
+  const { threadId } = turn;
+  const pending = turn.snapshot.pending;
+  const reply = composeReply(turn.replyParts, pending?.question);
+  record(turn, 'message', { role: 'assistant', text: reply.text });
+  turn.snapshot.turnCount += 1;
+  const status = statusOf(turn);
+  endInflight(turn, inflight, { status, reply: reply.text });
+  turn.observations.push({
+    specVersion: 1,
+    threadId,
+    turnId: turn.turnId,
+    type: 'final-response',
+    time: config.clock.now(),
+    data: { text: reply.text, status },
+  });
+  const { observations } = await commitTurn(turn, config.store, config.bus);
+  const waiting = openSuspensions(turn.snapshot);
+  const result: TurnResult = {
+    threadId,
+    turnId: turn.turnId,
+    status,
+    reply: reply.text,
+    frames: reply.frames,
+    stack: turn.snapshot.stack,
+    observations,
+  };
+  if (pending) result.pending = pending;
+  if (waiting.length > 0) result.suspensions = waiting.map(describeSuspension);
+  // A turn that stopped (a failure, the user's stop) offers to roll back what its calls left changed.
+  if (status === 'suspended' || status === 'failed') {
+    const undecided = (await listFileSnapshots(config.files.store, threadId)).filter(
+      (s) => s.status === 'failed' || s.status === 'taken',
+    );
+    if (undecided.length > 0) result.fileSnapshots = undecided;
+  }
+  return result;
+}
+
+function statusOf(turn: TurnState): TurnStatus {
+  if (turn.snapshot.pending) return 'needs-input';
+  if (turn.suspended) return 'suspended';
+  return turn.failed ? 'failed' : 'completed';
+}
+
+/** The `abandon` effect: a turn that kept dying is not tried again, and what it may have done is said. */
+export async function abandonTurn(open: OpenTurn): Promise<void> {
+  const { turn, inflight, config } = open;
+  const unknown = await unfinishedCalls(config.store, turn.threadId, turn.turnId);
+  turn.failed = true;
+  const calls = unknown.map((e) => `${e.toolName} (${e.callId})`).join(', ');
+  turn.replyParts.push({
+    text:
+      `This request was interrupted ${inflight.attempts - 1} times and was stopped.` +
+      (calls ? ` These calls started and may or may not have taken effect: ${calls}.` : ''),
+  });
+  observe(turn, 'error', {
+    phase: 'resume',
+    message: `The turn was interrupted ${inflight.attempts - 1} times.`,
+    unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })),
+  });
+}

@@ -1,0 +1,254 @@
+/**
+ * Opens a turn: its record on the loaded thread, the conversation the model sees, the in-flight record
+ * saved before any model or tool is called (docs/decisions/0017-replayable-turns.md), the recorded model,
+ * and what running a flow or a plan needs for this turn. What it returns is all the shell carries.
+ */
+import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ThreadBusyError } from '../errors/index.js';
+import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
+import { answerRunFromText } from '../hitl/resume/index.js';
+import type { TurnTelemetry } from '../observe/index.js';
+import { type PlanOptions, resolveExecutionConfig } from '../plan/index.js';
+import type { PlanRuntime } from '../plan/loop/index.js';
+import type { LoopContext } from '../policy/run/index.js';
+import { createBackgroundRunner } from '../policy/run/index.js';
+import {
+  type InflightTurn,
+  type ModelRecorder,
+  noteRunning,
+  recordModelCalls,
+  startInflight,
+} from '../replay/index.js';
+import type { ExecutionConfig } from '../spec/index.js';
+import { createFreshJournal } from '../tool/index.js';
+import {
+  type ConversationMessage,
+  commitTurn,
+  createTurnRecord,
+  type LoadedThread,
+  observe,
+  type RunFlowsOptions,
+  readRecentMessages,
+  type TurnState,
+} from '../turn/index.js';
+import type { StopSource } from '../util/index.js';
+import type { AgentConfig } from './agent-config.js';
+import type { SendOptions } from './agent-types.js';
+
+/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
+export type LeasedSend = SendOptions & { lease: StopSource };
+
+/** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
+export type TurnInput =
+  | { text: string }
+  | { answer: string; suspensionId: string }
+  | { interrupted: InflightTurn };
+
+/** One turn under way: its record and everything its effects need. */
+export interface OpenTurn {
+  config: AgentConfig;
+  turn: TurnState;
+  inflight: InflightTurn;
+  /** The user's message (or the answer) this turn runs on. */
+  text: string;
+  /** The conversation before the message, oldest first. */
+  history: { role: 'user' | 'assistant'; text: string }[];
+  /** The flow loop of this turn: what running a flow needs, recovery guidance, background flows. */
+  loop: LoopContext;
+  /** Present when plans are on. */
+  plan: PlanRuntime | undefined;
+  /** The turn is past routing: a replay of a turn that was running, or an answer to a waiting run. */
+  routed: boolean;
+  /** The turn ran out of attempts: its process died too often. */
+  exhausted: boolean;
+  /** Saves the turn so far, mid-turn (a plan saves before and after each item). */
+  save(): Promise<void>;
+}
+
+export async function openTurn(
+  config: AgentConfig,
+  request: LeasedSend,
+  loaded: LoadedThread,
+  input: TurnInput & { turnId: string; telemetry: TurnTelemetry },
+): Promise<OpenTurn> {
+  const { store, clock, limits, bus, options } = config;
+  const turn = createTurnRecord({
+    threadId: request.threadId,
+    turnId: input.turnId,
+    snapshot: loaded.snapshot,
+    baseVersion: loaded.version,
+    clock,
+    lease: request.lease,
+    // What closing an interrupted turn reported is saved with this turn's first commit.
+    ...(loaded.carried ? { carried: loaded.carried } : {}),
+  });
+  const interrupted = 'interrupted' in input ? input.interrupted : undefined;
+  const text =
+    'interrupted' in input ? input.interrupted.text : 'answer' in input ? input.answer : input.text;
+  const recent = (await readRecentMessages(store, turn.snapshot, limits.recentMessages)).filter(
+    (m) => interrupted === undefined || m.seq < interrupted.messageSeq,
+  );
+  recent.splice(0, recent.length - (limits.recentMessages - 1));
+  const history = recent.map((m) => ({ role: m.role, text: m.text }));
+  const inflight = startInflight(turn, text, {
+    ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
+    ...(interrupted ? { interrupted } : {}),
+    ...('answer' in input ? { answers: input.suspensionId } : {}),
+  });
+  await commitTurn(turn, store, bus);
+  // What the saved part of the turn said is said again: the replay does not redo that work.
+  if (interrupted?.replyParts) turn.replyParts.push(...interrupted.replyParts);
+  const recorder = recordModelCalls({
+    model: options.model,
+    store,
+    threadId: turn.threadId,
+    turnId: turn.turnId,
+    clock,
+    redact: config.redact,
+    ...(interrupted?.modelCalls ? { counters: interrupted.modelCalls } : {}),
+    fresh: interrupted === undefined,
+  });
+  const flowOptions = runFlowsOptions(config, request, turn, {
+    recorder,
+    telemetry: input.telemetry,
+    context: toPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]),
+    history: [...history, { role: 'user', text }],
+    fresh: interrupted === undefined,
+  });
+  const save = () => saveTurn(config, turn, inflight, recorder);
+  return {
+    config,
+    turn,
+    inflight,
+    text,
+    history,
+    loop: {
+      options: flowOptions,
+      turn,
+      guidance: undefined,
+      background: createBackgroundRunner(flowOptions),
+    },
+    plan: config.plan
+      ? planRuntime(config, request, { turn, flowOptions, settings: config.plan, save })
+      : undefined,
+    routed: inflight.phase === 'running' || answerWaitingFlow(config, turn, text),
+    exhausted: inflight.attempts > limits.maxTurnAttempts,
+    save,
+  };
+}
+
+/** What running a flow needs in this turn: the agent's flows and tools, the turn's model and tool batch. */
+function runFlowsOptions(
+  config: AgentConfig,
+  request: LeasedSend,
+  turn: TurnState,
+  parts: {
+    recorder: ModelRecorder;
+    telemetry: TurnTelemetry;
+    context: LanguageModelV3Prompt;
+    history: RunFlowsOptions['history'];
+    fresh: boolean;
+  },
+): RunFlowsOptions {
+  const { options, limits, redact } = config;
+  const { signal } = request;
+  return {
+    turn,
+    flows: config.flows,
+    tools: config.tools,
+    model: parts.telemetry.wrapModel(parts.recorder.model),
+    persona: config.persona,
+    context: parts.context,
+    ...(parts.history ? { history: parts.history } : {}),
+    batch: {
+      ...config.toolPipeline,
+      threadId: turn.threadId,
+      turnId: turn.turnId,
+      clock: config.clock,
+      store: config.store,
+      maxContextChars: limits.maxToolResultChars,
+      redact,
+      // Every execution is reported to the turn's telemetry by the pipeline; the tools stay the agent's own.
+      observeExecution: parts.telemetry.observeTool,
+      // A turn begun here under a new id has no journal rows but its own: its calls skip the read.
+      freshJournal: parts.fresh ? createFreshJournal(turn.turnId) : undefined,
+      ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+      ...(signal ? { signal } : {}),
+    },
+    limits,
+    telemetry: parts.telemetry,
+    ids: config.ids,
+    ...(options.preferences ? { preferences: options.preferences } : {}),
+    ...(options.domain ? { domain: options.domain } : {}),
+    ...(options.skillLoop ? { skillLoop: options.skillLoop } : {}),
+    ...(options.stream === true ? { stream: true } : {}),
+    ...(signal ? { signal } : {}),
+  };
+}
+
+/** What the plan loop needs for this turn; thread execution settings are saved with the thread. */
+function planRuntime(
+  config: AgentConfig,
+  request: SendOptions,
+  parts: { turn: TurnState; flowOptions: RunFlowsOptions; settings: PlanOptions; save: () => Promise<void> },
+): PlanRuntime {
+  const { turn, flowOptions, settings, save } = parts;
+  const saved = turn.snapshot.extensions.execution as Partial<ExecutionConfig> | undefined;
+  const thread = { ...saved, ...request.threadExecution };
+  if (request.threadExecution) turn.snapshot.extensions = { ...turn.snapshot.extensions, execution: thread };
+  const { turn: _turn, ...shared } = flowOptions;
+  return {
+    ...shared,
+    tools: config.planTools,
+    ids: config.ids,
+    settings,
+    execution: resolveExecutionConfig({ agent: config.options.execution, thread, call: request.execution }),
+    store: config.store,
+    save,
+    ...(config.delegation ? { delegation: config.delegation } : {}),
+  };
+}
+
+/** Saves the turn mid-way and renews its lease: a long plan that lost it stops rather than race another worker. */
+async function saveTurn(
+  config: AgentConfig,
+  turn: TurnState,
+  inflight: InflightTurn,
+  recorder: ModelRecorder,
+): Promise<void> {
+  noteRunning(turn, inflight, recorder.counters());
+  await commitTurn(turn, config.store, config.bus);
+  const renewed = await config.store.acquireLease({
+    threadId: turn.threadId,
+    owner: config.owner,
+    ttlMs: config.limits.leaseTtlMs,
+    now: config.clock.now(),
+  });
+  if (!renewed) throw new ThreadBusyError({ threadId: turn.threadId });
+}
+
+/**
+ * A message that answers the question of the flow on top (its run waits for people): recorded as the
+ * answer, and the turn goes on with that flow instead of routing the message.
+ */
+function answerWaitingFlow(config: AgentConfig, turn: TurnState, text: string): boolean {
+  const top = turn.snapshot.stack.at(-1);
+  const run = top ? readSuspendedRun(turn.snapshot, top.id) : undefined;
+  if (!run) return false;
+  const answered = answerRunFromText(run, text, {
+    now: config.clock.now(),
+    ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+  });
+  if (!answered) return false;
+  writeSuspendedRun(turn.snapshot, run.flowId, answered);
+  observe(turn, 'intent', { source: 'hitl', decision: 'answer', flow: top?.name }, run.flowId);
+  return true;
+}
+
+function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {
+  return messages.map((m) =>
+    m.role === 'user'
+      ? { role: 'user' as const, content: [{ type: 'text' as const, text: m.text }] }
+      : { role: 'assistant' as const, content: [{ type: 'text' as const, text: m.text }] },
+  );
+}

@@ -1,0 +1,147 @@
+/**
+ * The turn's imperative shell (DESIGN.md §1): open the turn, then ask the pure machine (`turn-machine.ts`)
+ * for the next effect and perform it until the machine says finish; then save and answer. Every effect
+ * lives in a file of its own. Pseudo-code in docs/architecture/turn-loop.md.
+ */
+import { ModelError } from '../errors/index.js';
+import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
+import { runPlan } from '../plan/loop/index.js';
+import { runActiveFlow } from '../policy/run/index.js';
+import {
+  closeDialogue,
+  dialogueOf,
+  type LoadedThread,
+  observe,
+  popFinished,
+  type TurnResult,
+} from '../turn/index.js';
+import { cloneData } from '../util/index.js';
+import type { AgentConfig } from './agent-config.js';
+import { abandonTurn, finishTurn } from './finish-turn.js';
+import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
+import { routeMessage } from './route-message.js';
+import { startProgress, stepTurn, type TurnEffect, type TurnEvent, type TurnView } from './turn-machine.js';
+
+export async function runTurn(
+  config: AgentConfig,
+  request: LeasedSend,
+  loaded: LoadedThread,
+  input: TurnInput,
+): Promise<TurnResult> {
+  const turnId = 'interrupted' in input ? input.interrupted.turnId : config.ids('turn');
+  const telemetry = startTelemetry(config, request, turnId);
+  try {
+    const open = await openTurn(config, request, loaded, { ...input, turnId, telemetry });
+    const result = await performTurn(open);
+    telemetry.end({ status: result.status });
+    return result;
+  } catch (error) {
+    telemetry.end({ status: 'failed', error });
+    throw error;
+  }
+}
+
+/** Performs the machine's effects until it says finish. */
+async function performTurn(open: OpenTurn): Promise<TurnResult> {
+  const view = viewOf(open);
+  let step = stepTurn(startProgress(open.config.limits.maxFlowsPerTurn), view, {
+    type: 'start',
+    routed: open.routed,
+    exhausted: open.exhausted,
+  });
+  try {
+    while (step.effect.type !== 'finish') {
+      const event = await perform(open, step.effect);
+      step = stepTurn(step.progress, view, event);
+    }
+  } finally {
+    // Background flows never outlive the turn, even when a model error ends it early.
+    await open.loop.background.settle();
+  }
+  if (step.effect.closeDialogue) {
+    enterFlows(open);
+    closeDialogue(open.turn);
+  }
+  return finishTurn(open);
+}
+
+async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'finish' }>): Promise<TurnEvent> {
+  const { turn, loop } = open;
+  try {
+    switch (effect.type) {
+      case 'abandon':
+        await abandonTurn(open);
+        return { type: 'abandoned' };
+      case 'route':
+        await routeMessage(open);
+        return { type: 'routed' };
+      case 'run-flow':
+      case 'run-plan': {
+        enterFlows(open);
+        loop.background.start();
+        const stop =
+          effect.type === 'run-plan' && open.plan
+            ? (await runPlan({ ...open.plan, turn })) === 'stop'
+            : await runActiveFlow(loop, effect.flow);
+        popFinished(turn, { keepGoing: true });
+        loop.background.start();
+        return { type: 'ran', stop };
+      }
+    }
+  } catch (error) {
+    // A model that fails ends the turn with an error reply; the user's message is kept.
+    if (!ModelError.isInstance(error)) throw error;
+    const message = open.config.redact.text(error.message);
+    turn.failed = true;
+    turn.replyParts.push({
+      text: `Sorry, the language model is not answering right now (${message}). Please try again.`,
+    });
+    observe(turn, 'error', { phase: error.phase, message });
+    return { type: 'model-failed' };
+  }
+}
+
+/**
+ * From the first flow run on, the turn's diff has its start (routing may have set it already) and the
+ * flows it pops are kept for later flows' context.
+ */
+function enterFlows({ turn }: OpenTurn): void {
+  turn.dialogueStart ??= cloneData(dialogueOf(turn.snapshot));
+  turn.finished ??= [];
+}
+
+/** What the machine reads of the turn: its record as it stands at each step. */
+function viewOf(open: OpenTurn): TurnView {
+  const { turn, config } = open;
+  return {
+    get stack() {
+      return turn.snapshot.stack;
+    },
+    get pending() {
+      return turn.snapshot.pending !== undefined;
+    },
+    get suspended() {
+      return turn.suspended;
+    },
+    // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
+    isPlanned: (flow) =>
+      open.plan !== undefined &&
+      (flow.planId !== undefined || config.flows.get(flow.name)?.intent === 'plan'),
+  };
+}
+
+function startTelemetry(config: AgentConfig, request: LeasedSend, turnId: string): TurnTelemetry {
+  const { telemetry } = config.options;
+  return createTurnTelemetry({
+    ...(telemetry?.tracer ? { tracer: telemetry.tracer } : {}),
+    agentName: telemetry?.agentName ?? 'flowstack',
+    threadId: request.threadId,
+    turnId,
+    ...(request.principal !== undefined ? { principal: request.principal } : {}),
+    clock: config.clock,
+    redact: config.redact,
+    publish: (progress) => config.bus.publish(progress),
+    wantsProgress: () => config.bus.wantsProgress(request.threadId),
+    recordContent: telemetry?.recordContent === true,
+  });
+}

@@ -1,0 +1,46 @@
+/**
+ * `agent.send`: one user message, one turn, under the thread's lease. A request id already answered
+ * returns its answer; a turn whose process died is run again by the same request (replayed, nothing it
+ * completed runs twice) and closed by any other message first (DESIGN.md invariants 5 and 12).
+ */
+import { ThreadNotFoundError } from '../errors/index.js';
+import { prepareInput } from '../nlu/index.js';
+import { closeInterruptedTurn, findRequest, interruptedTurnOf, repeatedResult } from '../replay/index.js';
+import { type LoadedThread, loadOrCreateThread, type TurnResult } from '../turn/index.js';
+import { type AgentConfig, assertExecution } from './agent-config.js';
+import type { SendOptions } from './agent-types.js';
+import { runTurn } from './run-turn.js';
+
+export async function sendMessage(config: AgentConfig, options: SendOptions): Promise<TurnResult> {
+  const text = prepareInput(options.text, { maxChars: config.limits.maxInputChars });
+  assertExecution(options.execution, 'call');
+  assertExecution(options.threadExecution, 'thread');
+  const { threadId, requestId } = options;
+  // Someone else's thread is refused before its lease is touched, so a stranger cannot make the
+  // owner's turn wait; the owner is checked again under the lease.
+  if (options.principal !== undefined) await loadOwnedThread(config, threadId, options.principal);
+  return config.holdLease(threadId, async (lease) => {
+    const leased = { ...options, lease };
+    let loaded = await loadOwnedThread(config, threadId, options.principal);
+    const answered = requestId !== undefined ? findRequest(loaded.snapshot, requestId) : undefined;
+    if (answered) return repeatedResult(threadId, answered, loaded.snapshot);
+    const interrupted = interruptedTurnOf(loaded.snapshot);
+    if (interrupted && requestId !== undefined && interrupted.requestId === requestId)
+      return runTurn(config, leased, loaded, { interrupted });
+    if (interrupted)
+      loaded = await closeInterruptedTurn({ store: config.store, clock: config.clock, loaded, interrupted });
+    return runTurn(config, leased, loaded, { text: config.redact.text(text) });
+  });
+}
+
+/** The thread (a new one when it does not exist yet); to anyone but the principal that started it, it does not exist. */
+export async function loadOwnedThread(
+  config: AgentConfig,
+  threadId: string,
+  principal: string | undefined,
+): Promise<LoadedThread> {
+  const loaded = await loadOrCreateThread(config.store, threadId, principal);
+  if (principal !== undefined && loaded.version > 0 && loaded.snapshot.principal !== principal)
+    throw new ThreadNotFoundError({ threadId });
+  return loaded;
+}
