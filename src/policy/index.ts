@@ -6,6 +6,12 @@ export {
   resolveAmbiguity,
 } from './ambiguity-handler.js';
 export {
+  type AppliedExecution,
+  applyExecution,
+  type ExecutionEffect,
+  type ExecutionPlace,
+} from './apply-execution.js';
+export {
   type CheckName,
   type CheckProblem,
   checkFlow,

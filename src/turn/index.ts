@@ -4,6 +4,7 @@ export { commitTurn } from './commit-turn.js';
 export { applyDialogue, commitDialogue, dialogueOf, noteDialogue, update } from './dialogue-of.js';
 export { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
 export { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
+export { scheduleBackgroundFlows } from './schedule-background.js';
 export { createTurnRecord, observe, record, recordText, type TurnState } from './turn-state.js';
 export type {
   AgentLimits,

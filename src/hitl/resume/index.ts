@@ -7,6 +7,7 @@ export {
   lookupOf,
 } from './continue-suspended-run.js';
 export { settleFileQuestion } from './settle-file-question.js';
+export { suspendFlowRun } from './suspend-flow-run.js';
 export { describeSuspension, describeWaiting, type SuspendRunOptions, suspendRun } from './suspend-run.js';
 export { argumentsOf, patchResults } from './suspended-transcript.js';
 export {

@@ -7,47 +7,23 @@
  * (or, for `delegate_to_agent`, the remote task's result once the answer reached it).
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { answerDelegation, delegateToAgentToolName } from '../../a2a/index.js';
-import {
-  type FlowDefinition,
-  type InternalFlowRequest,
-  toBackgroundFlows,
-  toFlowDefinition,
-  transitionDialogue,
-} from '../../flow/index.js';
+import { delegateToAgentToolName } from '../../a2a/index.js';
+import { type FlowDefinition, toFlowDefinition } from '../../flow/index.js';
 import { archiveSuspensions } from '../../hitl/index.js';
-import {
-  type ContinuedRun,
-  continueSuspendedRun,
-  describeSuspension,
-  describeWaiting,
-  suspendRun,
-} from '../../hitl/resume/index.js';
+import { type ContinuedRun, continueSuspendedRun, describeWaiting } from '../../hitl/resume/index.js';
 import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
-import { executeFlow, recover } from '../../policy/index.js';
-import type {
-  FlowInstance,
-  JsonValue,
-  PlanWaiting,
-  SuspensionRecord,
-  TodoItem,
-  ToolCallResult,
-} from '../../spec/index.js';
-import {
-  commitDialogue,
-  dialogueOf,
-  executionOptions,
-  noteDialogue,
-  observe,
-  recordLoopEvents,
-  update,
-} from '../../turn/index.js';
-import { describePlan, itemFlowSpec, renderStepOutputs, startItem, updateItem } from '../index.js';
-import { type PlanRun, setItemStatus, setPlan, updatePlanItems } from './plan-run.js';
-import { endFlow, pushSubFlow } from './plan-stack.js';
-import { settlePlanItem } from './settle-plan-item.js';
+import { applyExecution, executeFlow } from '../../policy/index.js';
+import type { FlowInstance, TodoItem } from '../../spec/index.js';
+import { commitDialogue, dialogueOf, executionOptions, recordLoopEvents } from '../../turn/index.js';
+import { describePlan, itemFlowSpec, renderStepOutputs, startItem } from '../index.js';
+import { carryOut, type ItemResult, waitForUser } from './carry-out-item.js';
 
-export type ItemResult = 'settled' | 'stop' | 'synthesize';
+export type { ItemResult } from './carry-out-item.js';
+
+import { type PlanRun, setItemStatus, setPlan } from './plan-run.js';
+import { pushSubFlow } from './plan-stack.js';
+import { settleDelegation } from './settle-delegation.js';
+import { settlePlanItem } from './settle-plan-item.js';
 
 export async function runPlanItem(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   // The item's model and tool calls nest under its span (DESIGN.md §8: turn → flow → plan item → call).
@@ -139,151 +115,19 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
     });
     recordLoopEvents(turn, started.id, execution.events);
     turn.snapshot.scratchpad = execution.scratchpad;
-    commitDialogue(turn, execution.state);
+    const applied = applyExecution(execution, { place: 'item', flow, intent: definition.intent });
+    commitDialogue(turn, applied.state);
     const events = [...earlier, ...execution.events];
-    switch (execution.kind) {
-      case 'blocked':
-        return settlePlanItem(run, {
-          item: started,
-          status: 'failed',
-          result: execution.problems.map((p) => p.message).join(' '),
-          events,
-        });
-      case 'ask':
-        turn.snapshot.pending = execution.question;
-        observe(
-          turn,
-          'clarification',
-          {
-            kind: execution.question.kind,
-            slot: execution.question.slot,
-            question: execution.question.question,
-            level: execution.question.level,
-          },
-          started.id,
-        );
-        return waitForUser(run, started, { kind: 'slot', itemId: started.id });
-      case 'completed': {
-        if (execution.verify.length > 0)
-          observe(turn, 'error', { phase: 'verify', problems: execution.verify }, started.id);
-        scheduleInternalFlows(run, execution.schedule);
-        const validation = execution.validation;
-        if (validation && !validation.passed)
-          return settlePlanItem(run, {
-            item: started,
-            status: 'failed',
-            result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
-            events,
-          });
-        return settlePlanItem(run, {
-          item: started,
-          status: 'completed',
-          result: execution.outcome.data,
-          events,
-        });
-      }
-      case 'failed':
-        return settlePlanItem(run, {
-          item: started,
-          status: 'failed',
-          result: execution.outcome.message,
-          events,
-        });
-      case 'uncertain': {
-        // Inside a plan, alternatives are the plan's business (failure policy, replanning): retry once, then ask.
-        const action = recover({
-          flow,
-          spec: { ...definition, gatherContext: undefined },
-          reason: { kind: 'uncertain', reason: execution.outcome.reason },
-          canContemplate: false,
-        });
-        observe(
-          turn,
-          'recovery',
-          { action: action.action, flow: flow.name, reason: execution.outcome.reason },
-          started.id,
-        );
-        if (action.action === 'escalate') {
-          // The answer comes back through the plan (routePlanMessage), which knows this item's generic flow.
-          const question = action.question.question;
-          observe(
-            turn,
-            'clarification',
-            { kind: action.question.kind, question, level: action.question.level },
-            started.id,
-          );
-          return waitForUser(run, started, { kind: 'question', itemId: started.id, question }, question);
-        }
-        update(turn, { type: 'recovery', flowId: flow.id, step: 'retry' });
-        flow = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
-        note = action.action === 'retry' ? action.guidance : note;
-        resume = undefined;
-        continue;
-      }
-      case 'suspended': {
-        turn.suspended = true;
-        const suspended = suspendRun({
-          flowId: started.id,
-          runTurnId: started.runTurnId ?? turn.turnId,
-          outcome: execution.outcome,
-          events: execution.events,
-          ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
-          ids: run.ids,
-          now: turn.clock.now(),
-          redact: run.batch.redact,
-          ...(run.limits.approvalTtlMs !== undefined ? { approvalTtlMs: run.limits.approvalTtlMs } : {}),
-          ...(carried ? { answered: carried.answered } : {}),
-        });
-        observe(
-          turn,
-          'suspended',
-          { ...execution.outcome, suspensions: suspended.suspensions.map(describeSuspension) },
-          started.id,
-        );
-        return waitForUser(
-          run,
-          started,
-          { kind: 'skill', itemId: started.id, run: suspended },
-          describeWaiting(suspended),
-        );
-      }
-      case 'fallback': {
-        // A hard-coded fallback re-targets the item: the old sub-flow goes, the item runs again as the target.
-        const target = execution.target;
-        observe(
-          turn,
-          'recovery',
-          { action: 'hard-coded-fallback', flow: flow.name, to: target.flow, reason: target.reason },
-          started.id,
-        );
-        endFlow(turn, flow.id, 'invalid');
-        const retargeted = run.plan.items.map((i) =>
-          i.id === started.id
-            ? {
-                ...i,
-                flow: target.flow,
-                slots: { ...i.slots, ...(target.slots as Record<string, JsonValue>) },
-              }
-            : i,
-        );
-        updatePlanItems(run, retargeted, 'fallback', { itemId: started.id, reason: target.reason });
-        await run.save();
-        return 'settled';
-      }
-    }
+    const next = await carryOut(
+      run,
+      { item: started, definition, flow, events, execution, carried },
+      applied.effects,
+    );
+    if (next.kind === 'done') return next.result;
+    flow = turn.snapshot.stack.find((f) => f.id === flow.id) ?? flow;
+    note = next.note ?? note;
+    resume = undefined;
   }
-}
-
-/** Internal flows the item's `afterComplete` hook asked for; the flow loop starts them in the background. */
-function scheduleInternalFlows(run: PlanRun, requests: readonly InternalFlowRequest[]): void {
-  const internal = requests.filter((r) => run.flows.get(r.flow)?.intent === 'internal');
-  if (internal.length === 0) return;
-  const flows = toBackgroundFlows(internal, { ids: run.ids, existing: run.turn.snapshot.background ?? [] });
-  run.turn.snapshot.background = transitionDialogue(dialogueOf(run.turn.snapshot), {
-    type: 'schedule',
-    flows,
-  }).background;
-  noteDialogue(run.turn);
 }
 
 /** The item's flow definition: its own flow's (with the plan's tools added), or a generic step's. */
@@ -307,64 +151,6 @@ function planGuidance(run: PlanRun, item: TodoItem, note: string): string {
   ]
     .filter((part) => part !== '')
     .join('\n\n');
-}
-
-/** Makes the item wait for the user; the turn ends after saving. */
-async function waitForUser(
-  run: PlanRun,
-  item: TodoItem,
-  waiting: PlanWaiting,
-  reply?: string,
-): Promise<ItemResult> {
-  setItemStatus(run, updateItem(run.plan.items, item.id, { status: 'waiting' }), item.id, 'in_progress');
-  setPlan(run, { ...run.plan, waiting });
-  if (reply) run.turn.replyParts.push({ text: reply });
-  await run.save();
-  return 'stop';
-}
-
-/**
- * An answer for `delegate_to_agent` goes to the remote agent's task (it asked through A2A
- * `input-required`); its result, or its next question, is the call's. Other feedback is the answer itself.
- */
-async function settleDelegation(
-  run: PlanRun,
-  item: TodoItem,
-  question: SuspensionRecord,
-  answer: unknown,
-): Promise<ToolCallResult | { ask: string } | undefined> {
-  if (question.toolName !== delegateToAgentToolName || !run.delegation || !question.callId) return undefined;
-  const outcome = await answerDelegation({
-    ...run.delegation,
-    idempotencyKey: `${run.turn.threadId}:${item.runTurnId ?? run.turn.turnId}:${question.callId}`,
-    text: typeof answer === 'string' ? answer : JSON.stringify(answer),
-    ...(run.signal ? { signal: run.signal } : {}),
-  });
-  if (outcome.status === 'input-required')
-    return { ask: `Agent '${outcome.agentId}' asks: ${outcome.question}` };
-  const base = { callId: question.callId, toolName: delegateToAgentToolName };
-  if (outcome.status === 'failed') {
-    const message = run.batch.redact.text(outcome.message);
-    return {
-      ...base,
-      status: 'error',
-      error: { category: 'server_error', message, retryable: false },
-      contextText: `Error (server_error) from tool '${delegateToAgentToolName}': ${message}`,
-    };
-  }
-  const output = {
-    agentId: outcome.agentId,
-    taskId: outcome.taskId,
-    text: outcome.text,
-    artifacts: outcome.artifacts,
-  };
-  const text = run.batch.redact.text(JSON.stringify(output));
-  return {
-    ...base,
-    status: 'success',
-    output: run.batch.redact.value(output),
-    contextText: capText(text, run.batch.maxContextChars),
-  };
 }
 
 /** Tool results carried in a resumed transcript, as loop events for the step output (not recorded again). */
@@ -392,8 +178,4 @@ function resultsIn(messages: readonly LanguageModelV3Message[]): SkillLoopEvent[
           ];
         }),
   );
-}
-
-function capText(text: string, max: number): string {
-  return text.length <= max ? text : `${text.slice(0, max)}…[${text.length - max} characters omitted]`;
 }

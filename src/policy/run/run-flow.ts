@@ -4,14 +4,15 @@
  * applied to the turn — a reply, a question, a suspension, recovery (retry · gather context · contemplate
  * · escalate) or a hard-coded fallback.
  */
-import { type FlowDefinition, isOpen, toBackgroundFlows, transitionDialogue } from '../../flow/index.js';
+import { type FlowDefinition, isOpen } from '../../flow/index.js';
 import { archiveSuspensions, readSuspendedRun, writeSuspendedRun } from '../../hitl/index.js';
 import {
+  type ContinuedRun,
   continueSuspendedRun,
-  describeSuspension,
   describeWaiting,
-  suspendRun,
+  suspendFlowRun,
 } from '../../hitl/resume/index.js';
+import type { CreatedFrame } from '../../respond/index.js';
 import type { FlowInstance, SuspendedRun } from '../../spec/index.js';
 import {
   commitDialogue,
@@ -21,10 +22,12 @@ import {
   observe,
   record,
   recordLoopEvents,
+  scheduleBackgroundFlows,
   type TurnState,
   update,
 } from '../../turn/index.js';
-import { executeFlow, type FlowExecution } from '../index.js';
+import type { IdGenerator } from '../../util/index.js';
+import { applyExecution, executeFlow, type FlowExecution } from '../index.js';
 import type { LoopContext } from './flow-loop-context.js';
 import { fallBack, recoverFlow } from './recover-flow.js';
 
@@ -35,7 +38,7 @@ export async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Prom
   const guidance = loop.guidance?.get(flow.id);
   // A run that waited for people goes on from its checkpoint once every question is answered.
   const waiting = readSuspendedRun(snapshot, flow.id);
-  let resumed: Awaited<ReturnType<typeof continueSuspendedRun>> | undefined;
+  let resumed: ContinuedRun | undefined;
   if (waiting) {
     resumed = await continueSuspendedRun({
       run: waiting,
@@ -55,8 +58,7 @@ export async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Prom
   }
   const carried = resumed?.kind === 'resume' ? resumed : undefined;
   const span = options.telemetry?.startFlow(flow);
-  // Not awaited in this frame: while the flow runs, a reaction waits with the four values applying needs.
-  return executeFlow({
+  const execution = await executeFlow({
     ...executionOptions(options, {
       state: dialogueOf(snapshot),
       flow,
@@ -64,165 +66,90 @@ export async function runActiveFlow(loop: LoopContext, flow: FlowInstance): Prom
       ...(guidance ? { guidance } : {}),
     }),
     ...(carried ? { resume: carried.resume, batch: { ...options.batch, ...carried.batch } } : {}),
-  }).then((execution) => {
-    span?.end({ status: execution.kind });
-    return applyExecution(loop, flow, carried, execution);
   });
+  span?.end({ status: execution.kind });
+  return carryOut(loop, flow, carried, execution);
 }
 
-/** Applies what the flow's execution returned; true when the turn must stop (a question, a suspension). */
-function applyExecution(
+/** Carries out what the flow's outcome does (`applyExecution`); true when the turn must stop. */
+async function carryOut(
   loop: LoopContext,
   flow: FlowInstance,
-  carried: Extract<Awaited<ReturnType<typeof continueSuspendedRun>>, { kind: 'resume' }> | undefined,
+  carried: Extract<ContinuedRun, { kind: 'resume' }> | undefined,
   execution: FlowExecution,
-): boolean | Promise<boolean> {
+): Promise<boolean> {
   const { turn, options } = loop;
-  const snapshot = turn.snapshot;
-  recordLoopEvents(turn, flow.id, execution.events);
-  snapshot.scratchpad = execution.scratchpad;
-  commitDialogue(turn, execution.state);
-  if (execution.filled.length > 0)
-    observe(turn, 'intent', { source: 'fill-slots', flow: flow.name, filled: execution.filled }, flow.id);
+  // A flow with no registered policy is refused by check 2 before anything needs its definition.
   const definition = options.flows.get(flow.name) as FlowDefinition;
-  switch (execution.kind) {
-    case 'blocked':
-      update(turn, { type: 'invalidate', flowId: flow.id });
-      update(turn, { type: 'set-flags', flags: { hasIssues: true } });
-      turn.failed = true;
-      turn.replyParts.push({
-        text: `I cannot run "${flow.name}": ${execution.problems.map((p) => p.message).join(' ')}`,
-      });
-      observe(turn, 'error', { phase: 'check', checks: execution.problems }, flow.id);
-      return false;
-    case 'ask':
-      snapshot.pending = execution.question;
-      observe(
-        turn,
-        'clarification',
-        {
-          kind: execution.question.kind,
-          slot: execution.question.slot,
-          question: execution.question.question,
-          level: execution.question.level,
-          ...(execution.gated.length > 0 ? { gated: execution.gated } : {}),
-        },
-        flow.id,
-      );
-      return true;
-    case 'completed':
-      return completeFlow(loop, flow, definition, execution);
-    case 'failed':
-      turn.failed = true;
-      turn.replyParts.push({
-        text: execution.text ?? '',
-        ...(execution.frame ? { frame: execution.frame.frame } : {}),
-        silent: definition.intent === 'internal',
-      });
-      recordFrame(turn, execution);
-      observe(
-        turn,
-        'error',
-        { phase: 'skill', category: execution.outcome.errorCategory, message: execution.outcome.message },
-        flow.id,
-      );
-      return false;
-    case 'uncertain':
-      return recoverFlow(loop, flow, definition, { kind: 'uncertain', reason: execution.outcome.reason });
-    case 'suspended': {
-      const run = suspendRun({
-        flowId: flow.id,
-        runTurnId: carried?.batch.turnId ?? turn.turnId,
-        outcome: execution.outcome,
-        events: execution.events,
-        ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
-        ids: options.ids ?? ((prefix) => `${prefix}_${turn.turnId}_${turn.observations.length}`),
-        now: turn.clock.now(),
-        redact: options.batch.redact,
-        ...(options.limits.approvalTtlMs !== undefined
-          ? { approvalTtlMs: options.limits.approvalTtlMs }
-          : {}),
-        ...(carried ? { answered: carried.answered } : {}),
-      });
-      writeSuspendedRun(snapshot, flow.id, run);
-      observe(
-        turn,
-        'suspended',
-        { ...execution.outcome, suspensions: run.suspensions.map(describeSuspension) },
-        flow.id,
-      );
-      return keepWaiting(turn, run);
+  recordLoopEvents(turn, flow.id, execution.events);
+  turn.snapshot.scratchpad = execution.scratchpad;
+  const applied = applyExecution(execution, { place: 'flow', flow, intent: definition?.intent });
+  commitDialogue(turn, applied.state);
+  const before = turn.dialogueStart?.stack.find((f) => f.id === flow.id) ?? flow;
+  for (const effect of applied.effects) {
+    switch (effect.type) {
+      case 'observe':
+        observe(turn, effect.event, effect.data, flow.id);
+        break;
+      case 'fail-turn':
+        turn.failed = true;
+        break;
+      case 'reply':
+        turn.replyParts.push({
+          text: effect.text,
+          ...(effect.frame ? { frame: effect.frame.frame } : {}),
+          silent: effect.silent,
+        });
+        if (effect.frame) recordFrame(turn, effect.frame);
+        break;
+      case 'ask':
+        turn.snapshot.pending = effect.question;
+        return true;
+      case 'schedule':
+        scheduleBackgroundFlows(turn, effect.requests, { flows: options.flows, ids: idsOf(loop) });
+        break;
+      case 'repair':
+        repair(turn, flow, before, effect.check);
+        break;
+      case 'reopen':
+        turn.snapshot.stack = turn.snapshot.stack.map((f) =>
+          f.id === flow.id ? withoutResult({ ...f, status: 'active' }) : f,
+        );
+        noteDialogue(turn);
+        break;
+      case 'recover':
+        return recoverFlow(loop, flow, definition, effect.reason);
+      case 'suspend': {
+        if (execution.kind !== 'suspended') break;
+        const run = suspendFlowRun(turn, {
+          flowId: flow.id,
+          runTurnId: carried?.batch.turnId ?? turn.turnId,
+          outcome: execution.outcome,
+          events: execution.events,
+          ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
+          ids: idsOf(loop),
+          redact: options.batch.redact,
+          ...(options.limits.approvalTtlMs !== undefined
+            ? { approvalTtlMs: options.limits.approvalTtlMs }
+            : {}),
+          ...(carried ? { answered: carried.answered } : {}),
+        });
+        return keepWaiting(turn, run);
+      }
+      case 'fall-back':
+        return fallBack(loop, flow, effect.target.flow, effect.target.slots ?? {}, effect.target.reason);
+      case 'settle':
+        // Only plan items settle; a user-facing flow is never given this effect.
+        break;
     }
-    case 'fallback':
-      observe(
-        turn,
-        'recovery',
-        {
-          action: 'hard-coded-fallback',
-          flow: flow.name,
-          to: execution.target.flow,
-          reason: execution.target.reason,
-        },
-        flow.id,
-      );
-      return fallBack(
-        loop,
-        flow,
-        execution.target.flow,
-        execution.target.slots ?? {},
-        execution.target.reason,
-      );
-  }
-}
-
-function completeFlow(
-  loop: LoopContext,
-  flow: FlowInstance,
-  definition: FlowDefinition,
-  execution: Extract<FlowExecution, { kind: 'completed' }>,
-): boolean | Promise<boolean> {
-  const { turn } = loop;
-  if (execution.verify.length > 0) {
-    observe(turn, 'error', { phase: 'verify', problems: execution.verify }, flow.id);
-    update(turn, { type: 'set-flags', flags: { hasIssues: true } });
-    const before = turn.dialogueStart?.stack.find((f) => f.id === flow.id) ?? flow;
-    for (const problem of execution.verify) repair(turn, flow, before, problem.check);
-    if (execution.verify.some((p) => p.check === 'output-well-formed')) {
-      turn.snapshot.stack = turn.snapshot.stack.map((f) =>
-        f.id === flow.id ? withoutResult({ ...f, status: 'active' }) : f,
-      );
-      noteDialogue(turn);
-      return recoverFlow(loop, flow, definition, {
-        kind: 'verify',
-        problems: execution.verify.map((p) => p.message),
-      });
-    }
-  }
-  const silent =
-    definition.intent === 'internal' || (definition.intent === 'plan' && turn.snapshot.flags.keepGoing);
-  turn.replyParts.push({
-    text: execution.text ?? '',
-    ...(execution.frame ? { frame: execution.frame.frame } : {}),
-    silent,
-  });
-  recordFrame(turn, execution);
-  if (execution.schedule.length > 0) {
-    const scheduled = toBackgroundFlows(
-      execution.schedule.filter((r) => loop.options.flows.get(r.flow)?.intent === 'internal'),
-      {
-        ids:
-          loop.options.ids ??
-          ((prefix) => `${prefix}_${turn.turnId}_${(turn.snapshot.background ?? []).length + 1}`),
-        existing: turn.snapshot.background ?? [],
-      },
-    );
-    turn.snapshot.background = transitionDialogue(dialogueOf(turn.snapshot), {
-      type: 'schedule',
-      flows: scheduled,
-    }).background;
-    noteDialogue(turn);
   }
   return false;
+}
+
+/** The agent's id generator, or ids made from the turn for a loop run without one. */
+function idsOf(loop: LoopContext): IdGenerator {
+  const { turn } = loop;
+  return loop.options.ids ?? ((prefix) => `${prefix}_${turn.turnId}_${turn.observations.length}`);
 }
 
 /** Puts right what `verify()` found, so a broken hook never leaves a broken thread. */
@@ -262,12 +189,8 @@ function keepWaiting(turn: TurnState, run: SuspendedRun): boolean {
   return true;
 }
 
-function recordFrame(
-  turn: TurnState,
-  execution: { frame?: { frame: { tableId?: string; flow: string }; allRows?: unknown[] } },
-): void {
-  const created = execution.frame;
-  if (!created) return;
+/** The display frame's history row, with every row of a table that a page can read later. */
+function recordFrame(turn: TurnState, created: CreatedFrame): void {
   record(turn, 'frame', {
     flow: created.frame.flow,
     frame: created.frame,
