@@ -226,7 +226,7 @@ function createQuickPlan(): BenchPlan {
       memoryRuns: 1,
       // One phase of the young generation's cycle: a round's peak moves by a few KiB a session from one phase to
       // another, so the quick figure of the peak is the roughest here. The held heap beside it does not depend on
-      // the phase, and shows a change in what a session keeps to within a few hundred bytes.
+      // the phase (24.1–24.9 KiB over five quick runs of one build on a loaded host).
       memoryRounds: 1,
       // Of each peer only what a target compares: the AI SDK's throughput (the fastest in every full run), the
       // OpenAI Agents SDK's peak heap (the leanest there). flowstack's held heap is shown without a peer's.
