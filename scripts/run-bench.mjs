@@ -1,8 +1,10 @@
 /**
  * `npm run bench` at the repository root: builds flowstack, installs the benchmark's own dependencies
  * (the peers, `npm ci --prefix bench`) when they are missing or older than `bench/package-lock.json`,
- * then runs the benchmark, which writes `docs/benchmarks.md`. Extra arguments go to the benchmark
- * (`npm run bench -- --quick`). Works on a fresh clone after `npm ci`.
+ * then runs the benchmark, which writes `docs/benchmarks.md`. `npm run bench -- --quick` runs the quick
+ * plan instead (under 3 minutes with the build, once the peers are installed): every target once, with
+ * indicative figures, written to `bench/.tmp/benchmarks-quick.md` (bench/README.md). Works on a fresh clone
+ * after `npm ci`.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, statSync } from 'node:fs';

@@ -1,11 +1,12 @@
 /**
- * What the peak heap of the sessions scenario is made of (docs/decisions/0044): runs warm-up rounds of N
- * concurrent sessions, then one round under V8's sampling heap profiler with the objects a scavenge took back
- * left out — so that the profile at any moment adds up to the heap's growth since the round began, as
- * `heapUsed` sees it — and takes the profile at the call where the last session asks the model for its answer,
- * near the end of the round. Prints the heap's growth at that call and at the round's highest sample, each split
- * into the young generation and the rest (the highest sample falls where the young generation is full, a moment
- * the probe cannot foresee), then bytes per session by allocating function and by file at that call.
+ * What the peak heap of the sessions scenario is made of (bench/README.md, "Memory per session as the peak
+ * heap"): runs warm-up rounds of N concurrent sessions, then one round under V8's sampling heap profiler with
+ * the objects a scavenge took back left out — so that the profile at any moment adds up to the heap's growth
+ * since the round began, as `heapUsed` sees it — and takes the profile at the call where the last session
+ * asks the model for its answer, near the end of the round. Prints the heap's growth at that call and at the
+ * round's highest sample, each split into the young generation and the rest (the highest sample falls where
+ * the young generation is full, a moment the probe cannot foresee), then bytes per session by allocating
+ * function and by file at that call.
  *
  *   npm run build --prefix .. && npm run build && node --expose-gc probes/peak-composition.mjs [framework=flowstack] [N=1000] [top=40]
  */

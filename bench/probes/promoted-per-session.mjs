@@ -1,11 +1,11 @@
 /**
  * What a framework's sessions allocate that outlives a scavenge: the objects that reach the old generation,
  * where they stay until a full collection — what drives the peak heap of the sessions scenario
- * (docs/decisions/0044). Runs warm-up rounds of N concurrent sessions of the sessions scenario, then two
- * rounds under V8's sampling heap profiler with the objects a full collection took back kept in the profile
- * and those a scavenge took back left out, and prints bytes per session by allocating function (a built-in is
- * counted to the function that called it) and by file. The mocks' call logs are dropped at every sample, as
- * in the scenario.
+ * (bench/README.md, "Memory per session as the peak heap"). Runs warm-up rounds of N concurrent sessions of
+ * the sessions scenario, then two rounds under V8's sampling heap profiler with the objects a full collection
+ * took back kept in the profile and those a scavenge took back left out, and prints bytes per session by
+ * allocating function (a built-in is counted to the function that called it) and by file. The mocks' call
+ * logs are dropped at every sample, as in the scenario.
  *
  *   npm run build --prefix .. && npm run build && node --expose-gc probes/promoted-per-session.mjs [framework=flowstack] [N=1000] [top=40]
  */

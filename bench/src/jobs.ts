@@ -54,13 +54,27 @@ export interface SessionsJob extends JobBase {
   /** Measured rounds: at most `rounds`, and no more once `measureMaxMs` has passed (at least one). */
   rounds: number;
   measureMaxMs: number;
-  /** Also run the round that measures the heap per in-flight session. */
+  /** Also run the rounds that measure the heap per in-flight session. */
   measureMemory: boolean;
   /**
+   * Which measures to take, when not all: the quick plan takes from each peer only what a target compares
+   * (`throughput`: the measured rounds; `peak` and `held`: the two memory readings, when `measureMemory`).
+   */
+  measures?: SessionsMeasures;
+  /** Peak-heap rounds: at most this many (`rounds` when absent), none more after `measureMaxMs` (at least one). */
+  memoryRounds?: number;
+  /**
    * Where in the young generation's cycle the first peak round starts, as a fraction of its size (0 ≤ x < 1);
-   * round i starts at `memoryPhase + i / rounds`, wrapped (docs/decisions/0049).
+   * round i starts at `memoryPhase + i / memoryRounds`, wrapped (bench/README.md, "Peak rounds across the
+   * young generation's cycle").
    */
   memoryPhase?: number;
+}
+
+export interface SessionsMeasures {
+  throughput: boolean;
+  peak: boolean;
+  held: boolean;
 }
 
 /** Builds a thread of `steps` tool steps, then dies (SIGKILL) inside the next step's tool. */

@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: runs every scenario of issue 10 in fresh child processes, interleaving frameworks
- * run by run so that drift of the machine hits all of them alike, then writes `docs/benchmarks.md`
- * (and the raw figures to `bench/.tmp/results.json`).
+ * `npm run bench`: runs every scenario in fresh child processes, interleaving frameworks run by run so that
+ * drift of the machine hits all of them alike, then writes `docs/benchmarks.md` (and the raw figures to
+ * `bench/.tmp/results.json`). With `--quick`, the quick plan (`orchestrate/plan.ts`) writes
+ * `bench/.tmp/benchmarks-quick.md` instead and prints its table of targets.
  */
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -19,11 +20,11 @@ import {
   stepsKey,
 } from './orchestrate/collect.js';
 import { readMachine, readVersions } from './orchestrate/describe-environment.js';
-import { type BenchPlan, createPlan, peerIds } from './orchestrate/plan.js';
+import { type BenchPlan, createPlan } from './orchestrate/plan.js';
 import { preparePostgres } from './orchestrate/prepare-postgres.js';
 import { describeJob, describePriority, spawnJob } from './orchestrate/spawn-job.js';
 import { summarizeProfile } from './orchestrate/summarize-profile.js';
-import { writeReport } from './report/write-report.js';
+import { renderTargetsTable, writeReport } from './report/write-report.js';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = join(benchDir, '..');
@@ -45,7 +46,10 @@ async function main(): Promise<void> {
   mkdirSync(profileDir, { recursive: true });
 
   const collected = createCollected();
-  const postgres = await preparePostgres();
+  // The quick plan has no PostgreSQL row: it neither needs the server nor waits for one that does not answer.
+  const postgres = quick
+    ? { url: '', flowstack: false, langgraph: false, notes: [] }
+    : await preparePostgres();
   collected.notes.push(...postgres.notes);
   const plan = createPlan({
     quick,
@@ -68,15 +72,15 @@ async function main(): Promise<void> {
     }
   };
 
-  const crashed = await prepareCrashedThreads(plan.resume.steps, collected, log);
+  const crashed = await prepareCrashedThreads(plan, collected, log);
   const maxRuns = Math.max(
     ...plan.steps.map((s) => s.runs),
     plan.parallelRuns,
     plan.sessions.runs,
     plan.resume.runs,
   );
-  // The first `minRuns` runs of everything, then the remaining runs of the per-step comparisons (the
-  // issue asks for at least 5: they always run, whatever the budget), then the remaining runs of the rest
+  // The first `minRuns` runs of everything, then the remaining required runs of the per-step comparisons (at
+  // least 5 in the full plan: they always run, whatever the budget), then the remaining runs of the rest
   // while the budget lasts. Each list keeps the frameworks interleaved run by run.
   const runs = Array.from({ length: maxRuns }, (_, r) =>
     jobsForRun(r, { plan, collected, crashed, postgresUrl: postgres.url }),
@@ -107,16 +111,19 @@ async function main(): Promise<void> {
     lastDuration.set(planned.key, Date.now() - jobStart);
   }
   if (skipped > 0) {
-    const note =
-      `The machine was slow during this run (load average ${readMachine().loadAverage.join(', ')} at the end): ` +
-      `${skipped} jobs of runs ${plan.minRuns + 1}–${maxRuns} were left out to stay within the ` +
-      `${plan.budgetMs / 60_000}-minute budget (the first five runs of the per-step comparisons and of flowstack's resume rows are never left out); ` +
-      'the "runs" columns say how many runs each row has.';
+    const note = plan.quick
+      ? `${skipped} jobs of runs ${plan.minRuns + 1}–${maxRuns} were left out to stay within the quick plan's ` +
+        `${plan.budgetMs / 1000}-second budget (load average ${readMachine().loadAverage.join(', ')} at the end); ` +
+        'the "runs" columns say how many runs each row has.'
+      : `The machine was slow during this run (load average ${readMachine().loadAverage.join(', ')} at the end): ` +
+        `${skipped} jobs of runs ${plan.minRuns + 1}–${maxRuns} were left out to stay within the ` +
+        `${plan.budgetMs / 60_000}-minute budget (the first five runs of the per-step comparisons and of flowstack's resume rows are never left out); ` +
+        'the "runs" columns say how many runs each row has.';
     collected.notes.push(note);
     log(note);
   }
 
-  await profileFlowstack(collected, log, postgres.url);
+  if (plan.profiles) await profileFlowstack(collected, log, postgres.url);
   collected.notes.push(describePriority());
   const machineAfter = readMachine();
   const report = writeReport({
@@ -126,27 +133,34 @@ async function main(): Promise<void> {
     versions: readVersions(benchDir, repoDir),
     durationSeconds: (Date.now() - startedAt) / 1000,
   });
-  // A quick run is a smoke test: it does not replace the published figures.
+  // A quick run gives indicative figures for checking a change: it does not replace the published ones.
   const docPath = quick ? join(tmpDir, 'benchmarks-quick.md') : join(repoDir, 'docs', 'benchmarks.md');
   writeFileSync(
     docPath,
-    (await appendMicroSection(report, { quick, tmpDir, log })) +
-      keptSection(join(repoDir, 'docs', 'benchmarks.md')),
+    plan.micro
+      ? (await appendMicroSection(report, { quick, tmpDir, log })) +
+          keptSection(join(repoDir, 'docs', 'benchmarks.md'))
+      : report,
   );
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
   log(`wrote ${docPath} (${collected.failures.length} failed jobs)`);
+  if (quick) {
+    const seconds = ((Date.now() - commandStartedAt) / 1000).toFixed(0);
+    process.stdout.write(
+      `\nQuick bench: indicative figures, fewer and shorter runs than \`npm run bench\` (${seconds} s since the ` +
+        `command started; load average ${machineBefore.loadAverage.join(', ')} at the start, ` +
+        `${machineAfter.loadAverage.join(', ')} at the end).\n\n${renderTargetsTable(collected)}\n`,
+    );
+  }
 }
-
-/** The issue asks for at least five process runs of each per-step row. */
-const requiredRuns = 5;
 
 interface PlannedJob {
   /** The same job in another run has the same key. */
   key: string;
   run: number;
   /**
-   * The per-step comparisons (in memory, and SQLite against LangGraph), which need 5 runs, and flowstack's
-   * resume rows' first 5 runs.
+   * The per-step comparisons (in memory, and SQLite against LangGraph) and flowstack's resume rows, in their
+   * first `plan.requiredRuns` runs.
    */
   essential: boolean;
   job: Job;
@@ -169,8 +183,8 @@ function jobsForRun(
     target.push({
       key: `steps|${key}`,
       run: r,
-      // Runs past the issue's five are extras, scheduled last and dropped first when time runs short.
-      essential: config.priority < 2 && r < requiredRuns,
+      // Runs past the required ones are extras, scheduled last and dropped first when time runs short.
+      essential: config.priority < 2 && r < plan.requiredRuns,
       job: {
         scenario: 'steps',
         framework: config.framework,
@@ -181,7 +195,7 @@ function jobsForRun(
         warmupMaxMs: plan.warmupMaxMs(config.k),
         iterations: plan.iterations(config.k),
         maxMs: plan.maxMsPerProcess,
-        minIterations: config.k >= 100 ? 3 : 5,
+        minIterations: plan.minIterations(config.k),
         measureHeap: r < plan.heapRuns,
         sqlitePath: join(dbDir, `${config.framework}-${config.persistence}-k${config.k}-r${r}.db`),
         postgresUrl: context.postgresUrl,
@@ -192,9 +206,8 @@ function jobsForRun(
   if (r < plan.parallelRuns) {
     const variants: [FrameworkId, ParallelVia][] = [
       ['flowstack', 'agent'],
-      ['flowstack', 'batch-parallel-group'],
-      ['flowstack', 'batch-sequential'],
-      ...peerIds.map((id): [FrameworkId, ParallelVia] => [id, 'agent']),
+      ...plan.batchVariants.map((via): [FrameworkId, ParallelVia] => ['flowstack', via]),
+      ...plan.peers.parallel.map((id): [FrameworkId, ParallelVia] => [id, 'agent']),
     ];
     for (const [framework, via] of variants) {
       const key = parallelKey(framework, via);
@@ -217,7 +230,7 @@ function jobsForRun(
     }
   }
   if (r < plan.sessions.runs) {
-    for (const framework of ['flowstack', ...peerIds] as FrameworkId[]) {
+    for (const framework of ['flowstack', ...plan.peers.sessions] as FrameworkId[]) {
       const measureMemory = r < plan.sessions.memoryRuns;
       jobs.push({
         key: `sessions|${framework}|${measureMemory}`,
@@ -234,9 +247,14 @@ function jobsForRun(
           rounds: plan.sessions.rounds,
           measureMaxMs: plan.sessions.measureMaxMs,
           measureMemory,
+          memoryRounds: plan.sessions.memoryRounds,
+          ...(plan.sessions.measuresOf ? { measures: plan.sessions.measuresOf(framework) } : {}),
           // The memory runs start their rounds at phases of the young generation's cycle spread evenly between
-          // them: three runs of three rounds cover ninths (docs/decisions/0049).
-          ...(measureMemory ? { memoryPhase: r / (plan.sessions.memoryRuns * plan.sessions.rounds) } : {}),
+          // them: three runs of three rounds cover ninths (bench/README.md, "Peak rounds across the young
+          // generation's cycle").
+          ...(measureMemory
+            ? { memoryPhase: r / (plan.sessions.memoryRuns * plan.sessions.memoryRounds) }
+            : {}),
         },
         onReport: (report) => push(collected.sessions, framework, report as SessionsReport),
         timeoutMs: 300_000,
@@ -250,9 +268,9 @@ function jobsForRun(
         jobs.push({
           key: `resume|${key}`,
           run: r,
-          // Five runs of flowstack's resume rows always run (a second each): on a slow machine the budget
-          // once left the new-process row with four, against a 5 ms target it sits near on some hosts.
-          essential: framework === 'flowstack' && r < requiredRuns,
+          // Five runs of flowstack's resume rows always run in the full plan (a second each): on a slow machine
+          // the budget once left the new-process row with four, against a 5 ms target it sits near on some hosts.
+          essential: framework === 'flowstack' && r < plan.requiredRuns,
           job: {
             scenario: 'resume',
             framework,
@@ -269,14 +287,15 @@ function jobsForRun(
   return [...jobs, ...later];
 }
 
-/** One crashed thread per framework that persists threads; each resume run gets a copy of its files. */
+/** One crashed thread per framework whose resume is measured; each resume run gets a copy of its files. */
 async function prepareCrashedThreads(
-  steps: number,
+  plan: BenchPlan,
   collected: Collected,
   log: (text: string) => void,
 ): Promise<Map<FrameworkId, string>> {
+  const steps = plan.resume.steps;
   const crashed = new Map<FrameworkId, string>();
-  for (const framework of ['flowstack', 'langgraph'] as FrameworkId[]) {
+  for (const framework of plan.resumeFrameworks) {
     const sqlitePath = join(dbDir, `${framework}-crashed.db`);
     const job: Job = {
       scenario: 'crash',

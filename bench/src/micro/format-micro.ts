@@ -77,7 +77,7 @@ function formatPipeline(reports: readonly PipelineReport[], env: MicroEnvironmen
   const journal = perCall('safe') - perCall('safe-no-store');
   const auditAndLimit = perCall('controlled') - perCall('safe');
   return [
-    '### Tool safety pipeline: per-call overhead of `executeToolBatch` (issue 3)',
+    '### Tool safety pipeline: per-call overhead of `executeToolBatch`',
     '',
     "flowstack's public batch API, as `createToolBatchRunner` in `bench/src/frameworks/flowstack.ts` calls it, " +
       'with the default stages, a tool that answers at once (0 ms: an async function returning a small object, ' +
@@ -155,7 +155,7 @@ function formatTokens(tokens: BacktrackTokensReport): string {
   const savedChars = tokens.rawChars - tokens.cleanedChars;
   const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
   return [
-    '### Skill loop: prompt tokens saved by cleaning the context on backtrack (issue 4)',
+    '### Skill loop: prompt tokens saved by cleaning the context on backtrack',
     '',
     'The fixed failure scenario of the test "backtrack: the next prompt is measurably shorter than without ' +
       'cleaning" (`src/loop/run-skill-loop.test.ts`), run through the public `runSkillLoop` with ' +

@@ -83,8 +83,11 @@ export function sessionsRow(collected: Collected, framework: FrameworkId): Sessi
   const reports: SessionsReport[] | undefined = collected.sessions.get(framework);
   if (!reports || reports.length === 0) return undefined;
   return {
-    stepsPerSecond: reports.map((r) => median(r.stepsPerSecond)),
-    stepsPerCpuSecond: reports.map((r) => median(r.stepsPerCpuSecond)),
+    // A process that took no throughput rounds (the quick plan's OpenAI Agents SDK) has none to give.
+    stepsPerSecond: reports.filter((r) => r.stepsPerSecond.length > 0).map((r) => median(r.stepsPerSecond)),
+    stepsPerCpuSecond: reports
+      .filter((r) => r.stepsPerCpuSecond.length > 0)
+      .map((r) => median(r.stepsPerCpuSecond)),
     firstRoundStepsPerCpuSecond: reports.map((r) => r.firstRoundStepsPerCpuSecond),
     warmupRounds: reports.map((r) => r.warmupRounds),
     measuredRounds: reports.map((r) => r.stepsPerCpuSecond.length),

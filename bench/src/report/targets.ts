@@ -1,5 +1,5 @@
 /**
- * The targets of issue 10, each checked against this run's figures. A missed target carries why it is
+ * The bench's targets (`docs/benchmarks.md`), each checked against this run's figures. A missed target carries why it is
  * missed and what would close it, from the profiles and the code as they are now; the report prints
  * that text when the target is missed in the run, and when it is met by less than a tenth of the way to its line.
  */
@@ -37,8 +37,9 @@ export const gaps = {
     'one store write per idempotent call (about 2.5 % of the instructions of a step). Counted in instructions ' +
     '(`valgrind --tool=cachegrind`, 300 warm-up sessions, then 600 more against none; Intel Xeon host, 2026-11-26) a ' +
     'K = 10 step is about 0.53 million instructions for flowstack and 2.0 million for the AI SDK: 0.26×, the same as ' +
-    "the measured time. The verdict counts each framework's mock model in its figure, as the issue's reference " +
-    'figures do; the first row gives the ratio without the mocks too. With the 20,000-step warm-up used before docs/decisions/0047, the ratio followed the host and its load: ' +
+    "the measured time. The verdict counts each framework's mock model in its figure, as the targets' reference " +
+    'figures do; the first row gives the ratio without the mocks too. With the 20,000-step warm-up used before the ' +
+    'bench warmed up to steady state (bench/README.md, "Warm-up to steady state"), the ratio followed the host and its load: ' +
     '0.25–0.27× on AMD EPYC (the AI SDK 88–92 µs a step), 0.26–0.28× on an Intel Xeon host of the same kind, where ' +
     'single processes ranged widely within one hour (the AI SDK 153–569 µs a step, flowstack 41–100 µs), so the ' +
     "medians of a run move with the host's other load. To close it with margin: the model answer written with the " +
@@ -81,13 +82,14 @@ export const gaps = {
     "is copied and promoted: scavenges take about a seventh of the process's CPU time (`--trace-gc`: about 110 " +
     'of 6 ms each per process), full collections almost none. What is promoted per session is the memory ' +
     "store's rows of the finished thread (about 15 KiB, kept for good) and what the session holds while it waits " +
-    '(next target). Since docs/decisions/0040 the rounds run back to back without a forced collection before each ' +
-    "(it slowed every framework's next round 1.5–2×, flowstack's more than the peers'); in interleaved runs on " +
-    "one host after that change the ratio was 2.21–2.29×, so a run below 2× is this machine's noise around a " +
+    '(next target). Since the rounds run back to back without a forced collection before each (one slowed every ' +
+    "framework's next round 1.5–2×, flowstack's more than the peers'; bench/README.md, \"Rounds without a forced " +
+    'collection"), in interleaved runs on one host the ratio was 2.21–2.29×, so a run below 2× is ' +
+    "this machine's noise around a " +
     'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
     'per step, then one snapshot save per turn',
   sessionsMemory:
-    'The peak heap of a round (docs/decisions/0044) is what the sessions keep plus what they made that outlived a ' +
+    'The peak heap of a round (bench/README.md, "Memory per session as the peak heap") is what the sessions keep plus what they made that outlived a ' +
     'scavenge and waits in the old generation for the next full collection. With 1,000 sessions interleaved at ' +
     'every `await`, nearly everything a turn keeps across one gets there: 51 KiB per flowstack session over a round ' +
     '(52–54 KiB before its history drafts kept their text flat from the start, 2026-11-26; about 5 KiB per tool step ' +
@@ -134,7 +136,8 @@ export const gaps = {
     'processes against 44.8–46.2). ' +
     'Where in the round the last full nursery falls is a matter of phase: rounds that all began with an empty young ' +
     'generation put each build at a phase of its own, and two changes that lowered the held heap by 0.2–0.4 KiB a session ' +
-    'raised the peak of such rounds by 1–5 KiB in each of seven interleaved pairs of processes. Since docs/decisions/0049 ' +
+    'raised the peak of such rounds by 1–5 KiB in each of seven interleaved pairs of processes. Since then (bench/README.md, ' +
+    '"Peak rounds across the young generation\'s cycle") ' +
     'each round starts at its own point of the cycle (ninths over the three runs), so the median estimates the peak over ' +
     "phases; the rounds' range is that phase's spread (one build: 39.5–47.4 KiB). " +
     'The held heap: flowstack sessions held in their third tool call keep 25.6 KiB each (27.0–27.5 KiB before four changes ' +

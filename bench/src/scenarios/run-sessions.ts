@@ -1,7 +1,7 @@
 /**
  * Many concurrent sessions of a few steps each, on one agent. Throughput: all sessions started at once,
  * steps (model calls) per second of CPU time and of wall time, rounds back to back. Memory, two ways
- * (docs/decisions/0044):
+ * (bench/README.md, "Memory per session as the peak heap"):
  * - peak: rounds like the others, but begun after a full collection and with the heap sampled at every tool
  *   and model call; the highest heap seen over the heap at the start, per session: what a process needs to
  *   run this many sessions at once, the garbage they make before the collector takes it back included;
@@ -36,7 +36,8 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
   // No forced collection before a round: `gc()` is a full, memory-reducing collection that no server under load
   // runs between bursts, and what follows it ran 1.5–2× slower for every framework tried (the AI SDK's figure
   // fell from about 5,000 to 2,600 steps per CPU second, flowstack's from about 10,000 to 6,000; interleaved
-  // pairs, docs/decisions/0040). Each round starts where the last one left the heap, as in a running server.
+  // pairs; bench/README.md, "Rounds without a forced collection"). Each round starts where the last one left the
+  // heap, as in a running server.
   const measureRound = async () => {
     const cpuStart = process.cpuUsage();
     const start = now();
@@ -60,19 +61,24 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
     await runRound(job.sessions);
     warmupRounds++;
   }
-  // The JIT's compiles of what the warm-up made hot finish before the clock starts (bench/README.md).
-  await settleBackgroundWork();
+  const measures = job.measures ?? { throughput: true, peak: true, held: true };
   const stepsPerSecond: number[] = [];
   const stepsPerCpuSecond: number[] = [];
-  const measureStart = now();
-  do {
-    const round = await measureRound();
-    stepsPerSecond.push(round.wall);
-    stepsPerCpuSecond.push(round.cpu);
-  } while (stepsPerSecond.length < job.rounds && now() - measureStart < job.measureMaxMs);
+  if (measures.throughput) {
+    // The JIT's compiles of what the warm-up made hot finish before the clock starts (bench/README.md).
+    await settleBackgroundWork();
+    const measureStart = now();
+    do {
+      const round = await measureRound();
+      stepsPerSecond.push(round.wall);
+      stepsPerCpuSecond.push(round.cpu);
+    } while (stepsPerSecond.length < job.rounds && now() - measureStart < job.measureMaxMs);
+  }
 
-  const peakHeapPerSessionBytes = job.measureMemory ? await measurePeakHeap(agent, job, runRound) : undefined;
-  const heapPerSessionBytes = job.measureMemory ? await measureInFlightHeap(agent, job, request) : undefined;
+  const peakHeapPerSessionBytes =
+    job.measureMemory && measures.peak ? await measurePeakHeap(agent, job, runRound) : undefined;
+  const heapPerSessionBytes =
+    job.measureMemory && measures.held ? await measureInFlightHeap(agent, job, request) : undefined;
   const persistence = await agent.describePersistence();
   await agent.close();
   return {
@@ -89,7 +95,7 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
 }
 
 /**
- * Rounds as measured above (at most `rounds`, none more after `measureMaxMs`, at least one), each begun after
+ * Rounds as measured above (at most `memoryRounds`, none more after `measureMaxMs`, at least one), each begun after
  * a full collection, with the heap sampled at every tool and model call (the same calls in every framework:
  * the bench's tools and each mock's respond). Per round: the highest heap seen over the heap at its start,
  * per session. A sample reads the heap only; it is not timed.
@@ -100,19 +106,20 @@ async function measurePeakHeap(
   runRound: (sessions: number) => Promise<void>,
 ): Promise<number[]> {
   const perRound: number[] = [];
+  const rounds = job.memoryRounds ?? job.rounds;
   const start = now();
   meter.onSample = () => agent.clearMockLog();
   try {
     do {
       collectGarbage();
       const base = process.memoryUsage().heapUsed;
-      fillYoungGeneration((job.memoryPhase ?? 0) + perRound.length / job.rounds);
+      fillYoungGeneration((job.memoryPhase ?? 0) + perRound.length / rounds);
       meter.heapPeak = base;
       meter.sampling = true;
       await runRound(job.sessions);
       meter.sampling = false;
       perRound.push((meter.heapPeak - base) / job.sessions);
-    } while (perRound.length < job.rounds && now() - start < job.measureMaxMs);
+    } while (perRound.length < rounds && now() - start < job.measureMaxMs);
   } finally {
     meter.sampling = false;
     meter.onSample = undefined;
@@ -129,7 +136,8 @@ const sink: { last: unknown } = { last: undefined };
  * young generation is full, on top of the old generation at that moment; where the round's last such moment
  * falls depends on the framework's exact allocations, and a round begun right after a full collection, with
  * an empty young generation, read up to 7 KiB a session apart from one phase to another for one build, the
- * same from process to process (docs/decisions/0049). The objects die at once; the next scavenge drops them.
+ * same from process to process (bench/README.md, "Peak rounds across the young generation's cycle"). The objects
+ * die at once; the next scavenge drops them.
  */
 function fillYoungGeneration(phase: number): void {
   const fraction = phase - Math.floor(phase);
