@@ -28,6 +28,18 @@ describe('the layer-order rule', () => {
     expect(result.status).toBe(0);
   });
 
+  it('lets the entry points at the top of src/ import every folder', () => {
+    const result = run(
+      tree({
+        'index.ts': "export { createAgent } from './agent/index.js';\n",
+        'blocks.ts': "export { x } from './spec/index.js';\n",
+        'agent/index.ts': 'export const createAgent = 1;\n',
+        'spec/index.ts': 'export const x = 1;\n',
+      }),
+    );
+    expect(result.status).toBe(0);
+  });
+
   it('refuses an import from a lower layer to a higher one, naming the file', () => {
     const result = run(
       tree({ 'spec/a.ts': "import type { Agent } from '../agent/index.js';\n", 'agent/index.ts': '' }),

@@ -7,7 +7,11 @@
  *
  * `store` adds the memory store, so that tool calls are journaled as in the agent.
  */
-import * as flowstack from '../../dist/src/index.js';
+import * as blocks from '../../dist/src/blocks.js';
+import * as root from '../../dist/src/index.js';
+
+const flowstack = { ...root, ...blocks };
+
 import { createScriptedModel } from '../../dist/src/test/index.js';
 import { nextAction, parsePlan, requestFor } from '../dist/shared/plan.js';
 import { addTool, lookupTool, upperTool } from '../dist/shared/tools.js';

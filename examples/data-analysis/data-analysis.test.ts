@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { createMemoryStore, createSequentialIdGenerator, systemClock } from '../../src/index.js';
+import { createSequentialIdGenerator, systemClock } from '../../src/blocks.js';
+import { createMemoryStore } from '../../src/index.js';
 import type { ScriptedModel } from '../../src/test/index.js';
 import { createDataAnalysisDemoModel } from './demo-model.js';
 import { createDataAnalysisExample } from './index.js';

@@ -6,7 +6,9 @@
  */
 
 import type { z } from 'zod';
-import type { AgentOptions, StateStore, ToolBatchContext, ToolCallRequest } from '../../../dist/src/index.js';
+import type { ToolBatchContext, ToolCallRequest } from '../../../dist/src/blocks.js';
+import { createToolSet, executeToolBatch, systemClock } from '../../../dist/src/blocks.js';
+import type { AgentOptions, StateStore } from '../../../dist/src/index.js';
 import * as flowstackModule from '../../../dist/src/index.js';
 import { createScriptedModel } from '../../../dist/src/test/index.js';
 import { timeModel } from '../shared/meter.js';
@@ -14,15 +16,7 @@ import { isRequest, nextAction, parsePlan } from '../shared/plan.js';
 import { addTool, type BenchTool, lookupTool, upperTool } from '../shared/tools.js';
 import type { AgentSetup, BenchAgent, Framework } from './framework.js';
 
-const {
-  createAgent,
-  createMemoryStore,
-  createSqliteStore,
-  createToolSet,
-  defineFlow,
-  defineTool,
-  executeToolBatch,
-} = flowstackModule;
+const { createAgent, createMemoryStore, createSqliteStore, defineFlow, defineTool } = flowstackModule;
 
 type Model = AgentOptions['model'];
 type ToolSchema = Parameters<typeof defineTool>[0]['input'];
@@ -220,7 +214,7 @@ export function createToolBatchRunner(
       tools,
       threadId: 'batch',
       turnId: `turn-${batch++}`,
-      clock: flowstackModule.systemClock,
+      clock: systemClock,
       store,
       maxContextChars: 1_500,
       redact: {

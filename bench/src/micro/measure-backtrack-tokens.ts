@@ -9,10 +9,15 @@
  * are deterministic; the scenario is run twice to check that.
  */
 import { z } from 'zod';
-import type { RunSkillLoopOptions, ToolDefinition } from '../../../dist/src/index.js';
-import * as flowstack from '../../../dist/src/index.js';
+import type { RunSkillLoopOptions } from '../../../dist/src/blocks.js';
+import * as blocks from '../../../dist/src/blocks.js';
+import type { ToolDefinition } from '../../../dist/src/index.js';
+import * as root from '../../../dist/src/index.js';
+
 import { createScriptedModel, type ScriptStep } from '../../../dist/src/test/index.js';
 import type { BacktrackTokensReport } from './micro-jobs.js';
+
+const flowstack = { ...root, ...blocks };
 
 const { createToolSet, defineTool, estimatePromptTokens, measurePromptChars, redactSecrets, redactValue } =
   flowstack;

@@ -6,8 +6,8 @@
  * stage it entered. The wrappers cost time themselves, so breakdown jobs never give the headline figures.
  */
 import { performance } from 'node:perf_hooks';
-import type { ToolStage } from '../../../dist/src/index.js';
-import { defaultToolStages } from '../../../dist/src/index.js';
+import type { ToolStage } from '../../../dist/src/blocks.js';
+import { defaultToolStages } from '../../../dist/src/blocks.js';
 import { collectGarbage } from '../shared/meter.js';
 import { median } from '../shared/stats.js';
 import type { PipelineJob, PipelineReport } from './micro-jobs.js';

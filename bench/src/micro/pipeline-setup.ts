@@ -5,8 +5,12 @@
  * output, retry and timeout wrappers, result shaping.
  */
 import { z } from 'zod';
-import type { ToolBatchContext, ToolCallRequest, ToolStage } from '../../../dist/src/index.js';
-import * as flowstack from '../../../dist/src/index.js';
+import type { ToolBatchContext, ToolCallRequest, ToolStage } from '../../../dist/src/blocks.js';
+import * as blocks from '../../../dist/src/blocks.js';
+import * as root from '../../../dist/src/index.js';
+
+const flowstack = { ...root, ...blocks };
+
 import type { PipelineToolKind } from './micro-jobs.js';
 
 const { createMemoryRateLimiter, createMemoryStore, createToolSet, defineTool, redactSecrets, redactValue } =
