@@ -2,7 +2,7 @@
  * One job in one fresh process: `node --expose-gc dist/child.js '<job as JSON>'`. Prints one line,
  * `@@BENCH-RESULT <report as JSON>`, and nothing the orchestrator reads besides.
  */
-import { loadFramework } from './frameworks/framework.js';
+import { loadFramework } from './frameworks/load-framework.js';
 import { type Job, type Report, resultMarker } from './jobs.js';
 import { runParallel } from './scenarios/run-parallel.js';
 import { runCrash, runResume } from './scenarios/run-resume.js';

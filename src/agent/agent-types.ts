@@ -14,7 +14,6 @@ import type { ExecutionConfig, FlowSpec, Intent, RollbackReport, StateStore } fr
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
-import type { WarmUpReport } from './warm-up.js';
 
 export type {
   AgentLimits,
@@ -170,4 +169,17 @@ export interface Agent {
    */
   sweepFileSnapshots(): Promise<FileSnapshotSweep>;
   close(): Promise<void>;
+}
+
+/** What the dry run did; `warmed: false` says why it stopped (a defect to report, never the user's). */
+export interface WarmUpReport {
+  warmed: boolean;
+  /** Rounds of the dry run begun (each: two turns, then two takeovers of a turn whose commit failed). */
+  rounds: number;
+  /** Turns sent, the failed ones included. */
+  turns: number;
+  /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
+  tookOver: boolean;
+  ms: number;
+  reason?: string;
 }

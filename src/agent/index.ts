@@ -10,7 +10,7 @@ export type {
   ThreadView,
   TurnResult,
   TurnStatus,
+  WarmUpReport,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
 export { defaultAgentLimits } from './default-limits.js';
-export type { WarmUpReport } from './warm-up.js';

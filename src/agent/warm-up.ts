@@ -22,20 +22,7 @@ import { defineFlow } from '../flow/index.js';
 import type { StateStore, ThreadCommit } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { defineTool } from '../tool/index.js';
-import type { Agent, AgentOptions } from './agent-types.js';
-
-/** What the dry run did; `warmed: false` says why it stopped (a defect to report, never the user's). */
-export interface WarmUpReport {
-  warmed: boolean;
-  /** Rounds of the dry run begun (each: two turns, then two takeovers of a turn whose commit failed). */
-  rounds: number;
-  /** Turns sent, the failed ones included. */
-  turns: number;
-  /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
-  tookOver: boolean;
-  ms: number;
-  reason?: string;
-}
+import type { Agent, AgentOptions, WarmUpReport } from './agent-types.js';
 
 const toolCallsPerTurn = 3;
 /**

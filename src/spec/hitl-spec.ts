@@ -4,7 +4,9 @@
  * survive restarts. Data only.
  */
 import type { JsonSchema, JsonValue } from './json-schema.js';
-import type { SkillSuspensionKind } from './skill-outcome.js';
+
+/** Why a skill run waits: `tool` and `escalate` name the call concerned; the others concern the run. */
+export type SkillSuspensionKind = 'tool' | 'escalate' | 'confirm-continue' | 'user-stop';
 
 /**
  * The answer a question takes. `confirm` is a yes or no (`true` / `false`), `text` a string, `select` one

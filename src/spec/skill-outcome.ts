@@ -18,8 +18,7 @@ export type SkillFailureCategory =
   | 'time_limit'
   | 'circuit_open';
 
-/** Why a skill run waits: `tool` and `escalate` name the call concerned; the others concern the run. */
-export type SkillSuspensionKind = 'tool' | 'escalate' | 'confirm-continue' | 'user-stop';
+export type { SkillSuspensionKind } from './hitl-spec.js';
 
 export type SkillOutcome =
   | { outcome: 'success'; data: unknown; scratchpadEntries: string[] }

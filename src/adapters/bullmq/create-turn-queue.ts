@@ -13,7 +13,16 @@ import { type OpenQueue, openQueue } from './internal/open-queue.js';
 import { describeSchedules, removeSchedule, upsertSchedule } from './internal/queue-schedules.js';
 import { waitForJob } from './internal/wait-for-job.js';
 import { QueueUnavailableError } from './queue-unavailable-error.js';
-import { resolveConnection, type TurnJobOutcome, type TurnQueueConnection } from './turn-job.js';
+import {
+  type EnqueuedTurn,
+  resolveConnection,
+  type TurnJobOutcome,
+  type TurnQueueConnection,
+  type TurnRequest,
+} from './turn-job.js';
+
+export type { EnqueuedTurn, TurnRequest } from './turn-job.js';
+
 import { TurnJobError } from './turn-job-error.js';
 
 /** Options of {@link createTurnQueue}. */
@@ -27,24 +36,6 @@ export interface TurnQueueOptions extends TurnQueueConnection {
   attempts?: number;
   /** Tests only: how the drivers are imported. */
   importDrivers?: ImportQueueDrivers;
-}
-
-/** A turn to run: what `agent.send` takes, without the in-process parts. */
-export interface TurnRequest {
-  threadId: string;
-  text: string;
-  principal?: string;
-  /** Stable across retries of the same request (an HTTP idempotency key); default a new id. */
-  requestId?: string;
-}
-
-/** A turn on the queue. */
-export interface EnqueuedTurn {
-  jobId: string;
-  requestId: string;
-  threadId: string;
-  /** Its place among the thread's queued turns. */
-  seq: number;
 }
 
 /**

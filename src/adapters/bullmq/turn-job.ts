@@ -58,3 +58,21 @@ export function resolveConnection(connection: TurnQueueConnection = {}): Require
     queueName: connection.queueName ?? 'turns',
   };
 }
+
+/** A turn to run: what `agent.send` takes, without the in-process parts. */
+export interface TurnRequest {
+  threadId: string;
+  text: string;
+  principal?: string;
+  /** Stable across retries of the same request (an HTTP idempotency key); default a new id. */
+  requestId?: string;
+}
+
+/** A turn on the queue. */
+export interface EnqueuedTurn {
+  jobId: string;
+  requestId: string;
+  threadId: string;
+  /** Its place among the thread's queued turns. */
+  seq: number;
+}

@@ -4,8 +4,7 @@
  * client retry, a scheduled job redelivered) yields one job.
  */
 import type { Queue } from 'bullmq';
-import type { EnqueuedTurn, TurnRequest } from '../create-turn-queue.js';
-import type { TurnJobData } from '../turn-job.js';
+import type { EnqueuedTurn, TurnJobData, TurnRequest } from '../turn-job.js';
 import { jobIdOf } from './job-id-of.js';
 import type { ThreadOrder } from './thread-order.js';
 
