@@ -4,6 +4,7 @@ export type {
   AgentLimits,
   AgentOptions,
   ConversationMessage,
+  ExecutionOptions,
   ResumeOptions,
   SendOptions,
   SuspensionView,
@@ -12,5 +13,5 @@ export type {
   TurnStatus,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
-export { defaultAgentLimits } from './default-limits.js';
+export { defaultAgentLimits, defaultBounds } from './default-limits.js';
 export type { WarmUpReport } from './warm-up.js';

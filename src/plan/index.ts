@@ -8,9 +8,10 @@ export {
 export { type DecideRefinementOptions, decideRefinement, type Refinement } from './decide-refinement.js';
 export { diffTodoList, hasChanges } from './diff-todo-list.js';
 export {
-  checkExecutionConfig,
+  checkExecutionOptions,
   defaultExecutionConfig,
   type ExecutionConfigLayers,
+  mergeExecutionOptions,
   resolveExecutionConfig,
 } from './execution-config.js';
 export { applyFailurePolicy, type FailureStep, replaceFailedItem } from './failure-policy.js';

@@ -1,7 +1,8 @@
 /**
- * How an agent plans, and the plan loop's own bounds, declared once (DESIGN.md §5).
+ * How an agent plans (`createAgent({ plan })`), and the plan loop's own bounds, whose defaults are the
+ * `plan` row of the one table (`defaultBounds`, DESIGN.md §5).
  */
-import type { FailurePolicy } from '../spec/index.js';
+import { defaultBounds, type FailurePolicy } from '../spec/index.js';
 
 export interface PlanOptions {
   /** What a failed item does to the plan. Default `skip-and-continue`. */
@@ -24,8 +25,5 @@ export interface PlanOptions {
 export const defaultPlanOptions: Readonly<PlanOptions> = {
   failurePolicy: 'skip-and-continue',
   treeSearch: 'auto',
-  maxItems: 20,
-  maxRounds: 3,
-  latsMinItems: 4,
-  latsCandidates: 3,
+  ...defaultBounds.plan,
 };

@@ -86,14 +86,16 @@ export interface ExecuteFlowOptions {
   /** Flows finished earlier in the thread, most recent last (read by the flow_stack tool). */
   previous: readonly FlowInstance[];
   batch: Omit<ToolBatchContext, 'tools'>;
-  maxIterations: number;
   maxScratchpadEntries: number;
   nextTableId: () => string;
   /** Call-specific guidance for the skill (a retry hint, a plan item's context). */
   guidance?: string;
   /** Tools the skill must call successfully before it may succeed (seed 002 TAEF; plan items). */
   requiredTools?: readonly string[];
-  /** Other skill loop limits for this run (e.g. `enforcementRetries`). */
+  /**
+   * The skill loop's bounds for this run, over the defaults of the flow's complexity (the agent passes its
+   * turn's resolved column: `RunFlowsOptions.execution`).
+   */
   limits?: Partial<SkillLoopLimits>;
   /** Continues a suspended run from its checkpoint. */
   resume?: RunSkillLoopOptions['resume'];
@@ -203,7 +205,6 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
-    maxIterations: options.maxIterations,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.requiredTools && options.requiredTools.length > 0
       ? { requiredTools: options.requiredTools }
