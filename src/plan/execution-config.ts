@@ -61,11 +61,22 @@ const skillLoopSettings: ReadonlySet<string> = new Set([
   'complex',
 ]);
 
+/** What an agent has for the settings only plans read: whether plans run, whether there are A2A agents. */
+export interface ExecutionEffects {
+  plans: boolean;
+  a2aAgents: boolean;
+}
+
 /**
  * Every problem of one layer's settings, each naming the setting by `path` (`execution.maxTurns`), e.g. to
- * check a thread's settings before they are saved.
+ * check a thread's settings before they are saved. Given `effects`, a setting that could not take effect
+ * (a plan setting while plans are off, `delegation` without A2A agents) is a problem too.
  */
-export function checkExecutionOptions(options: unknown, path = 'execution'): string[] {
+export function checkExecutionOptions(
+  options: unknown,
+  path = 'execution',
+  effects?: ExecutionEffects,
+): string[] {
   if (typeof options !== 'object' || options === null || Array.isArray(options))
     return [`${path} must be an object of execution settings`];
   const problems: string[] = [];
@@ -85,7 +96,17 @@ export function checkExecutionOptions(options: unknown, path = 'execution'): str
     );
   if (delegation !== undefined && typeof delegation !== 'boolean')
     problems.push(`${path}.delegation must be true or false (got ${JSON.stringify(delegation)})`);
-  return problems;
+  if (problems.length > 0 || !effects) return problems;
+  const planOnly = (['maxStepOutputChars', 'delegation'] as const).filter(
+    (key) => (options as ExecutionOptions)[key] !== undefined,
+  );
+  if (!effects.plans)
+    return planOnly.map(
+      (key) => `${path}.${key} is read only by plans, and plans are off (createAgent({ plan }))`,
+    );
+  if (delegation !== undefined && !effects.a2aAgents)
+    return [`${path}.delegation needs A2A agents to delegate to (createAgent({ a2a: { agents } }))`];
+  return [];
 }
 
 /**

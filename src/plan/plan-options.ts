@@ -27,3 +27,30 @@ export const defaultPlanOptions: Readonly<PlanOptions> = {
   treeSearch: 'auto',
   ...defaultBounds.plan,
 };
+
+const failurePolicies: readonly string[] = ['stop-and-synthesize', 'skip-and-continue', 're-route'];
+
+/** Every problem of `createAgent({ plan })` settings: unknown names, values no plan can run with. */
+export function checkPlanOptions(plan: Partial<PlanOptions>, path = 'plan'): string[] {
+  const problems = Object.keys(plan)
+    .filter((key) => !Object.hasOwn(defaultPlanOptions, key))
+    .map((key) => `${path}.${key} is not an option flowstack knows`);
+  for (const key of ['maxItems', 'maxRounds', 'latsMinItems'] as const) {
+    const value = plan[key];
+    if (value !== undefined && !(Number.isInteger(value) && value >= 1))
+      problems.push(`${path}.${key} must be a whole number ≥ 1 (got ${describe(value)})`);
+  }
+  if (plan.latsCandidates !== undefined && plan.latsCandidates !== 2 && plan.latsCandidates !== 3)
+    problems.push(`${path}.latsCandidates must be 2 or 3 (got ${describe(plan.latsCandidates)})`);
+  if (plan.treeSearch !== undefined && plan.treeSearch !== 'auto' && plan.treeSearch !== 'off')
+    problems.push(`${path}.treeSearch must be 'auto' or 'off' (got ${describe(plan.treeSearch)})`);
+  if (plan.failurePolicy !== undefined && !failurePolicies.includes(plan.failurePolicy))
+    problems.push(
+      `${path}.failurePolicy must be one of ${failurePolicies.join(', ')} (got ${describe(plan.failurePolicy)})`,
+    );
+  return problems;
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
+}
