@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ConfigurationError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
+import { executeFlow } from '../policy/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
@@ -185,6 +186,10 @@ describe('the iteration bound: one name (execution.maxIterations), set per agent
     ).toEqual([
       'limits.maxSkillIterations was removed: set execution.maxIterations (or execution.simple.maxIterations)',
       'limits.maxSkillIterationsComplex was removed: set execution.complex.maxIterations',
+    ]);
+    // The building block a flow runs through, too (runSkillLoop's is in src/loop/skill-loop-bounds.test.ts).
+    expect(await problemsOf(() => executeFlow({ maxIterations: 1 } as never))).toEqual([
+      'maxIterations: set limits.maxIterations instead',
     ]);
   });
 });

@@ -5,6 +5,7 @@
  * agent applies recovery actions, pops finished flows and composes the reply.
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ConfigurationError } from '../errors/index.js';
 import {
   type DialogueState,
   type FallbackTarget,
@@ -106,6 +107,12 @@ export interface ExecuteFlowOptions {
 }
 
 export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExecution> {
+  // The bound's old shorthand is refused rather than ignored (docs/decisions/0053-one-table-of-bounds.md).
+  if (Object.hasOwn(options, 'maxIterations'))
+    throw new ConfigurationError({
+      message: 'executeFlow({ maxIterations }) was removed.',
+      problems: ['maxIterations: set limits.maxIterations instead'],
+    });
   let state = options.state;
   const flow0 = state.stack.at(-1);
   const check = checkFlow({
