@@ -187,7 +187,7 @@ export {
   cancelBlockedItems,
   cancelOpenItems,
   cancelPendingItems,
-  checkExecutionConfig,
+  checkExecutionOptions,
   checkReplan,
   createStepOutput,
   createTodoList,

@@ -19,7 +19,9 @@ export type {
   AgentFileOptions,
   AgentLimits,
   AgentOptions,
+  AgentTelemetryOptions,
   ConversationMessage,
+  ExecutionOptions,
   ResumeOptions,
   RollbackOptions,
   SendOptions,
@@ -29,7 +31,8 @@ export type {
   TurnStatus,
   WarmUpReport,
 } from './agent/index.js';
-export { createAgent } from './agent/index.js';
+// The one table of defaults: every bound of a turn, a skill run, a plan (DESIGN.md §5).
+export { createAgent, defaultBounds } from './agent/index.js';
 export type { FileSnapshotSweep } from './consistency/index.js';
 // Errors: every one is a `FlowstackError` with a `code` and `toJSON()`.
 export {

@@ -85,8 +85,7 @@ const agent = flowstack.createAgent({
     }),
   ],
   rules: [{ pattern: /^(chain|parallel) \d+$/, flow: 'bench_steps' }],
-  limits: { maxSkillIterations: 10, maxSkillIterationsComplex: 10 },
-  skillLoop: { maxTurns: 11, confirmEveryTurns: 0 },
+  execution: { maxIterations: 10, maxTurns: 11, confirmEveryTurns: 0 },
 });
 const turn = await agent.send({ threadId, text: requestFor({ kind: 'chain', toolCalls: 4 }) });
 if (turn.status !== 'completed') throw new Error(`The session ended ${turn.status}.`);

@@ -1,6 +1,8 @@
 /**
  * A remote A2A agent this agent may delegate to, and how delegation reaches it.
  */
+import { defaultBounds } from '../spec/index.js';
+
 export interface A2AAgentReference {
   /** The name the model uses in `delegate_to_agent`. */
   id: string;
@@ -15,7 +17,7 @@ export interface A2AAgentReference {
   mode?: 'auto' | 'stream' | 'poll';
 }
 
-/** Bounds of one delegation, declared once (DESIGN.md §5). */
+/** Bounds of one delegation; defaults in the `a2a` row of the one table (`defaultBounds`, DESIGN.md §5). */
 export interface A2ADelegationLimits {
   /** Time between two `getTask` polls. */
   pollIntervalMs: number;
@@ -23,7 +25,4 @@ export interface A2ADelegationLimits {
   timeoutMs: number;
 }
 
-export const defaultA2ADelegationLimits: Readonly<A2ADelegationLimits> = {
-  pollIntervalMs: 1_000,
-  timeoutMs: 5 * 60_000,
-};
+export const defaultA2ADelegationLimits: Readonly<A2ADelegationLimits> = defaultBounds.a2a;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { StateStore, ToolCallResult } from '../spec/index.js';
+import type { DefaultBounds, StateStore, ToolCallResult } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createToolSet, executeToolBatch, type ToolBatchContext } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
@@ -10,13 +10,14 @@ import { createDelegateToAgentTool } from './delegate-to-agent.js';
 import { startA2ATestAgent, type TestAgent, type TestAgentOptions } from './fixtures/start-a2a-test-agent.js';
 
 /** A clock whose sleep yields to the event loop and moves time on; `onSleep` runs on every sleep. */
-function createTestClock(onSleep: () => void = () => {}): Clock & { sleeps: number } {
+function createTestClock(onSleep: () => void = () => {}, asked: number[] = []): Clock & { sleeps: number } {
   let now = 1_000;
   const clock = {
     sleeps: 0,
     now: () => now,
     sleep: (ms: number, signal?: AbortSignal) =>
       new Promise<void>((resolve, reject) => {
+        asked.push(ms);
         if (signal?.aborted) return reject(signal.reason);
         if (ms >= 60_000) {
           // The deadline sleep: resolves only if the wait outlives it, which these tests never do.
@@ -190,5 +191,49 @@ describe('delegate_to_agent', () => {
     await agent.close();
     agents.length = 0;
     expect(await call({ agentId: 'research', input: 'y' }, 'call_3')).toMatchObject({ status: 'error' });
+  });
+});
+
+describe('the bounds of a delegation (createAgent({ a2a: { limits } }))', () => {
+  /** How long a delegation to an agent that does not stream waits: between polls, and at most. */
+  async function waits(
+    limits?: Partial<DefaultBounds['a2a']>,
+  ): Promise<[number | undefined, number | undefined]> {
+    const remote = await startA2ATestAgent({
+      streaming: false,
+      hold: true,
+      respond: () => ({ answer: 'later' }),
+    });
+    agents.push(remote);
+    const asked: number[] = [];
+    const clock = createTestClock(() => remote.release(), asked);
+    const store = createMemoryStore();
+    const tool = createDelegateToAgentTool({
+      pool: createA2AClientPool([{ id: 'research', url: remote.url }]),
+      store,
+      clock,
+      ...(limits ? { limits } : {}),
+    });
+    const batch: ToolBatchContext = {
+      tools: createToolSet([tool]),
+      threadId: 't1',
+      turnId: 'turn_1',
+      clock,
+      store,
+      maxContextChars: 1_500,
+      redact: { text: (t) => t, value: (v) => v },
+    };
+    const input = JSON.stringify({ agentId: 'research', input: 'slow job' });
+    await executeToolBatch([{ callId: 'c1', toolName: 'delegate_to_agent', input }], batch);
+    return [asked.find((ms) => ms < 60_000), asked.find((ms) => ms >= 60_000)];
+  }
+
+  const cases: Record<keyof DefaultBounds['a2a'], { limits: Partial<DefaultBounds['a2a']>; set: unknown }> = {
+    pollIntervalMs: { limits: { pollIntervalMs: 10 }, set: [10, 300_000] },
+    timeoutMs: { limits: { timeoutMs: 120_000 }, set: [1_000, 120_000] },
+  };
+  it.each(Object.entries(cases))('%s changes how long it waits', async (_, { limits, set }) => {
+    expect(await waits()).toEqual([1_000, 300_000]);
+    expect(await waits(limits)).toEqual(set);
   });
 });

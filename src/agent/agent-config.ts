@@ -9,17 +9,16 @@ import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLim
 import { createFileSnapshotService, type FileSnapshotService } from '../consistency/index.js';
 import { ConfigurationError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
-import { defaultSkillLoopLimits, type SkillLoopLimits } from '../loop/index.js';
 import { createObservationBus, type ObservationBus } from '../observe/index.js';
 import {
-  checkExecutionConfig,
   defaultPlanOptions,
   type PlanOptions,
   planFlow,
+  resolveExecutionConfig,
   updatePlanTool,
 } from '../plan/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
-import type { ExecutionConfig, StateStore } from '../spec/index.js';
+import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   createMemoryRateLimiter,
@@ -38,7 +37,7 @@ import {
   systemClock,
 } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
-import { defaultAgentLimits } from './default-limits.js';
+import { assertAgentOptions } from './check-agent-options.js';
 import { createThreadLease } from './thread-lease.js';
 
 const defaultPersona =
@@ -51,6 +50,8 @@ export interface AgentConfig {
   readonly clock: Clock;
   readonly ids: IdGenerator;
   readonly limits: AgentLimits;
+  /** The agent's execution settings resolved over the defaults: what a turn runs with unless its thread or call says otherwise. */
+  readonly execution: ExecutionConfig;
   readonly redact: { text(text: string): string; value(value: unknown): unknown };
   readonly persona: string;
   readonly flows: ReadonlyMap<string, FlowDefinition>;
@@ -71,16 +72,17 @@ export interface AgentConfig {
 }
 
 export function resolveAgentConfig(options: AgentOptions): AgentConfig {
-  checkOptions(options);
-  const store = options.store ?? createSqliteStore();
-  const clock = options.clock ?? systemClock;
-  const ids = options.ids ?? randomIdGenerator;
-  const limits = { ...defaultAgentLimits, ...options.limits };
-  const redact = options.redact ?? { text: redactSecrets, value: redactValue };
-  const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
+  checkFlows(options);
   // Plans (docs/decisions/0010-plans.md): on with `plan`, or when the domain has its own Plan flow.
   const ownPlanFlow = options.flows.some((f) => f.intent === 'plan');
   const planning = options.plan === undefined ? ownPlanFlow : options.plan !== false;
+  assertAgentOptions(options, planning);
+  const store = options.store ?? createSqliteStore();
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIdGenerator;
+  const limits = { ...defaultBounds.limits, ...options.limits };
+  const redact = options.redact ?? { text: redactSecrets, value: redactValue };
+  const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
   if (planning && !ownPlanFlow) flows.set(planFlow.name, toFlowDefinition(planFlow));
   const delegation =
     options.a2a && options.a2a.agents.length > 0
@@ -104,6 +106,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     clock,
     ids,
     limits,
+    execution: resolveExecutionConfig({ agent: options.execution }),
     redact,
     persona: options.persona ?? defaultPersona,
     flows,
@@ -132,7 +135,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
 }
 
 /** Flows are checked together at start-up; whether their tools exist is the pre-hook's check 5. */
-function checkOptions(options: AgentOptions): void {
+function checkFlows(options: AgentOptions): void {
   const problems = validateDomain({
     name: 'agent',
     flows: options.flows,
@@ -140,28 +143,4 @@ function checkOptions(options: AgentOptions): void {
   });
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's flows are invalid.", problems });
-  assertSkillLoopLimits(options.skillLoop);
-  assertExecution(options.execution, 'agent');
-}
-
-/** Execution settings of one layer (agent, thread, call) are checked before they are used. */
-export function assertExecution(config: Partial<ExecutionConfig> | undefined, layer: string): void {
-  const problems = config ? checkExecutionConfig(config) : [];
-  if (problems.length > 0)
-    throw new ConfigurationError({ message: `The ${layer} execution settings are invalid.`, problems });
-}
-
-/** Every override names a bound of the skill loop and is a number ≥ 0 (DESIGN.md invariant 9). */
-function assertSkillLoopLimits(overrides: Partial<SkillLoopLimits> | undefined): void {
-  if (overrides === undefined) return;
-  const known = defaultSkillLoopLimits.simple;
-  const problems = Object.entries(overrides).flatMap(([key, value]) =>
-    !Object.hasOwn(known, key)
-      ? [`skillLoop.${key} is not a bound of the skill loop`]
-      : typeof value !== 'number' || !Number.isFinite(value) || value < 0
-        ? [`skillLoop.${key} must be a number ≥ 0 (got ${String(value)})`]
-        : [],
-  );
-  if (problems.length > 0)
-    throw new ConfigurationError({ message: 'The skill loop limits are invalid.', problems });
 }

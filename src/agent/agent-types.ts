@@ -6,15 +6,16 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
 import type { AgentFileOptions, FileSnapshotSweep, RollbackOptions } from '../consistency/index.js';
-import type { SkillLoopLimits } from '../loop/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
-import type { ExecutionConfig, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
+import type { WarmUpReport } from '../replay/index.js';
+import type { ExecutionOptions, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 
+export type { ExecutionOptions } from '../spec/index.js';
 export type {
   AgentLimits,
   ConversationMessage,
@@ -46,6 +47,10 @@ export interface AgentOptions {
   ids?: IdGenerator;
   /** Redaction of secrets; defaults to `redactSecrets` / `redactValue`. */
   redact?: { text(text: string): string; value(value: unknown): unknown };
+  /**
+   * The turn's bounds, for every turn of this agent (defaults: `defaultBounds.limits`, DESIGN.md §5). An
+   * unknown name or a value that is not a number ≥ 0 is a `ConfigurationError`.
+   */
   limits?: Partial<AgentLimits>;
   /**
    * Services and policies of the tool safety pipeline. By default the agent keeps one in-memory rate
@@ -74,8 +79,12 @@ export interface AgentOptions {
    * A domain flow with intent `plan` enables them too and replaces the built-in one.
    */
   plan?: boolean | Partial<PlanOptions>;
-  /** How plan items run, for every thread of this agent; threads and calls may override it. */
-  execution?: Partial<ExecutionConfig>;
+  /**
+   * Execution settings for every skill run of this agent — the skill loop's bounds (both columns, or per
+   * column under `simple` / `complex`) and how plan items run: `{ maxIterations: 8, maxTurns: 60 }`.
+   * Threads (`send({ threadExecution })`) and calls (`send({ execution })`) override it, the call winning.
+   */
+  execution?: ExecutionOptions;
   /** Remote A2A agents that plan items may delegate to with `delegate_to_agent` (when `execution.delegation`). */
   a2a?: { agents: readonly A2AAgentReference[]; limits?: Partial<A2ADelegationLimits> };
   /**
@@ -83,12 +92,6 @@ export interface AgentOptions {
    * folder) and where snapshots are kept (default `.flowstack/snapshots`).
    */
   files?: AgentFileOptions;
-  /**
-   * Overrides of the skill loop's bounds for every skill run of this agent (DESIGN.md invariant 9), over
-   * `defaultSkillLoopLimits` of the flow's complexity: `{ maxTurns: 60, confirmEveryTurns: 0 }`. The
-   * model calls per run stay `limits.maxSkillIterations` / `maxSkillIterationsComplex`.
-   */
-  skillLoop?: Partial<SkillLoopLimits>;
 }
 
 export interface AgentTelemetryOptions {
@@ -123,10 +126,10 @@ export interface SendOptions {
    * is resumed under the same turn id, so nothing it completed runs twice.
    */
   requestId?: string;
-  /** Execution settings for this call only (over the thread's and the agent's). */
-  execution?: Partial<ExecutionConfig>;
-  /** Execution settings saved with the thread, for this and later calls. */
-  threadExecution?: Partial<ExecutionConfig>;
+  /** Execution settings for this call only, over the thread's and the agent's (`AgentOptions.execution`). */
+  execution?: ExecutionOptions;
+  /** Execution settings saved with the thread, for this and later calls, over the agent's. */
+  threadExecution?: ExecutionOptions;
 }
 
 export interface Agent {
@@ -171,15 +174,4 @@ export interface Agent {
   close(): Promise<void>;
 }
 
-/** What the dry run did; `warmed: false` says why it stopped (a defect to report, never the user's). */
-export interface WarmUpReport {
-  warmed: boolean;
-  /** Rounds of the dry run begun (each: two turns, then two takeovers of a turn whose commit failed). */
-  rounds: number;
-  /** Turns sent, the failed ones included. */
-  turns: number;
-  /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
-  tookOver: boolean;
-  ms: number;
-  reason?: string;
-}
+export type { WarmUpReport } from '../replay/index.js';

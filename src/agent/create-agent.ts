@@ -5,13 +5,13 @@
  * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-loop.md.
  */
 import { sweepFileSnapshots } from '../consistency/index.js';
+import { warmUpProcess } from '../replay/index.js';
 import { resolveAgentConfig } from './agent-config.js';
 import type { Agent, AgentOptions } from './agent-types.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
 import { resumeThread } from './resume-thread.js';
 import { sendMessage } from './send-message.js';
 import { readThreadView, rollbackThread } from './thread-views.js';
-import { warmUpProcess } from './warm-up.js';
 
 /**
  * @example

@@ -4,16 +4,9 @@
  */
 import { listFileSnapshots } from '../consistency/index.js';
 import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
-import { endInflight, unfinishedCalls } from '../replay/index.js';
+import { endInflight } from '../replay/index.js';
 import { composeReply } from '../respond/index.js';
-import {
-  commitTurn,
-  observe,
-  record,
-  type TurnResult,
-  type TurnState,
-  type TurnStatus,
-} from '../turn/index.js';
+import { commitTurn, record, type TurnResult, type TurnState, type TurnStatus } from '../turn/index.js';
 import type { OpenTurn } from './open-turn.js';
 
 export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
@@ -60,22 +53,4 @@ function statusOf(turn: TurnState): TurnStatus {
   if (turn.snapshot.pending) return 'needs-input';
   if (turn.suspended) return 'suspended';
   return turn.failed ? 'failed' : 'completed';
-}
-
-/** The `abandon` effect: a turn that kept dying is not tried again, and what it may have done is said. */
-export async function abandonTurn(open: OpenTurn): Promise<void> {
-  const { turn, inflight, config } = open;
-  const unknown = await unfinishedCalls(config.store, turn.threadId, turn.turnId);
-  turn.failed = true;
-  const calls = unknown.map((e) => `${e.toolName} (${e.callId})`).join(', ');
-  turn.replyParts.push({
-    text:
-      `This request was interrupted ${inflight.attempts - 1} times and was stopped.` +
-      (calls ? ` These calls started and may or may not have taken effect: ${calls}.` : ''),
-  });
-  observe(turn, 'error', {
-    phase: 'resume',
-    message: `The turn was interrupted ${inflight.attempts - 1} times.`,
-    unknownOutcomes: unknown.map((e) => ({ callId: e.callId, toolName: e.toolName, key: e.key })),
-  });
 }

@@ -3,7 +3,9 @@ export type {
   Agent,
   AgentLimits,
   AgentOptions,
+  AgentTelemetryOptions,
   ConversationMessage,
+  ExecutionOptions,
   ResumeOptions,
   SendOptions,
   SuspensionView,
@@ -13,4 +15,4 @@ export type {
   WarmUpReport,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
-export { defaultAgentLimits } from './default-limits.js';
+export { defaultAgentLimits, defaultBounds } from './default-limits.js';

@@ -5,10 +5,9 @@
  */
 import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { ThreadBusyError } from '../errors/index.js';
-import { readSuspendedRun, writeSuspendedRun } from '../hitl/index.js';
-import { answerRunFromText } from '../hitl/resume/index.js';
+import { answerWaitingFlow } from '../hitl/resume/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
-import { type PlanOptions, resolveExecutionConfig } from '../plan/index.js';
+import { mergeExecutionOptions, type PlanOptions, resolveExecutionConfig } from '../plan/index.js';
 import type { PlanRuntime } from '../plan/loop/index.js';
 import type { LoopContext } from '../policy/run/index.js';
 import { createBackgroundRunner } from '../policy/run/index.js';
@@ -19,17 +18,16 @@ import {
   recordModelCalls,
   startInflight,
 } from '../replay/index.js';
-import type { ExecutionConfig } from '../spec/index.js';
+import type { ExecutionConfig, ExecutionOptions } from '../spec/index.js';
 import { createFreshJournal } from '../tool/index.js';
 import {
-  type ConversationMessage,
   commitTurn,
   createTurnRecord,
   type LoadedThread,
-  observe,
   type RunFlowsOptions,
   readRecentMessages,
   type TurnState,
+  toModelPrompt,
 } from '../turn/index.js';
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
@@ -109,9 +107,10 @@ export async function openTurn(
     fresh: interrupted === undefined,
   });
   const flowOptions = runFlowsOptions(config, request, turn, {
+    execution: turnExecution(config, request, turn),
     recorder,
     telemetry: input.telemetry,
-    context: toPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]),
+    context: toModelPrompt([...recent, { seq: 0, role: 'user', text, turnId: turn.turnId }]),
     history: [...history, { role: 'user', text }],
     fresh: interrupted === undefined,
   });
@@ -128,10 +127,8 @@ export async function openTurn(
       guidance: undefined,
       background: createBackgroundRunner(flowOptions),
     },
-    plan: config.plan
-      ? planRuntime(config, request, { turn, flowOptions, settings: config.plan, save })
-      : undefined,
-    routed: inflight.phase === 'running' || answerWaitingFlow(config, turn, text),
+    plan: config.plan ? planRuntime(config, { flowOptions, settings: config.plan, save }) : undefined,
+    routed: inflight.phase === 'running' || answerWaitingFlow(turn, text, clock.now()),
     exhausted: inflight.attempts > limits.maxTurnAttempts,
     save,
   };
@@ -143,6 +140,7 @@ function runFlowsOptions(
   request: LeasedSend,
   turn: TurnState,
   parts: {
+    execution: ExecutionConfig;
     recorder: ModelRecorder;
     telemetry: TurnTelemetry;
     context: LanguageModelV3Prompt;
@@ -176,33 +174,40 @@ function runFlowsOptions(
       ...(signal ? { signal } : {}),
     },
     limits,
+    execution: parts.execution,
     telemetry: parts.telemetry,
     ids: config.ids,
     ...(options.preferences ? { preferences: options.preferences } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
-    ...(options.skillLoop ? { skillLoop: options.skillLoop } : {}),
     ...(options.stream === true ? { stream: true } : {}),
     ...(signal ? { signal } : {}),
   };
 }
 
-/** What the plan loop needs for this turn; thread execution settings are saved with the thread. */
+/**
+ * The execution settings of this turn, for every skill run in it: the call's over the thread's over the
+ * agent's. `threadExecution` is saved with the thread (in the snapshot this turn commits).
+ */
+function turnExecution(config: AgentConfig, request: SendOptions, turn: TurnState): ExecutionConfig {
+  const saved = turn.snapshot.extensions.execution as ExecutionOptions | undefined;
+  const thread = request.threadExecution ? mergeExecutionOptions(saved, request.threadExecution) : saved;
+  if (request.threadExecution) turn.snapshot.extensions = { ...turn.snapshot.extensions, execution: thread };
+  if (thread === undefined && request.execution === undefined) return config.execution;
+  return resolveExecutionConfig({ agent: config.options.execution, thread, call: request.execution });
+}
+
+/** What the plan loop needs for this turn. */
 function planRuntime(
   config: AgentConfig,
-  request: SendOptions,
-  parts: { turn: TurnState; flowOptions: RunFlowsOptions; settings: PlanOptions; save: () => Promise<void> },
+  parts: { flowOptions: RunFlowsOptions; settings: PlanOptions; save: () => Promise<void> },
 ): PlanRuntime {
-  const { turn, flowOptions, settings, save } = parts;
-  const saved = turn.snapshot.extensions.execution as Partial<ExecutionConfig> | undefined;
-  const thread = { ...saved, ...request.threadExecution };
-  if (request.threadExecution) turn.snapshot.extensions = { ...turn.snapshot.extensions, execution: thread };
+  const { flowOptions, settings, save } = parts;
   const { turn: _turn, ...shared } = flowOptions;
   return {
     ...shared,
     tools: config.planTools,
     ids: config.ids,
     settings,
-    execution: resolveExecutionConfig({ agent: config.options.execution, thread, call: request.execution }),
     store: config.store,
     save,
     ...(config.delegation ? { delegation: config.delegation } : {}),
@@ -225,30 +230,4 @@ async function saveTurn(
     now: config.clock.now(),
   });
   if (!renewed) throw new ThreadBusyError({ threadId: turn.threadId });
-}
-
-/**
- * A message that answers the question of the flow on top (its run waits for people): recorded as the
- * answer, and the turn goes on with that flow instead of routing the message.
- */
-function answerWaitingFlow(config: AgentConfig, turn: TurnState, text: string): boolean {
-  const top = turn.snapshot.stack.at(-1);
-  const run = top ? readSuspendedRun(turn.snapshot, top.id) : undefined;
-  if (!run) return false;
-  const answered = answerRunFromText(run, text, {
-    now: config.clock.now(),
-    ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
-  });
-  if (!answered) return false;
-  writeSuspendedRun(turn.snapshot, run.flowId, answered);
-  observe(turn, 'intent', { source: 'hitl', decision: 'answer', flow: top?.name }, run.flowId);
-  return true;
-}
-
-function toPrompt(messages: readonly ConversationMessage[]): LanguageModelV3Prompt {
-  return messages.map((m) =>
-    m.role === 'user'
-      ? { role: 'user' as const, content: [{ type: 'text' as const, text: m.text }] }
-      : { role: 'assistant' as const, content: [{ type: 'text' as const, text: m.text }] },
-  );
 }

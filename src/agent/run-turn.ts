@@ -7,6 +7,7 @@ import { ModelError } from '../errors/index.js';
 import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import { runPlan } from '../plan/loop/index.js';
 import { runActiveFlow } from '../policy/run/index.js';
+import { abandonTurn } from '../replay/index.js';
 import {
   closeDialogue,
   dialogueOf,
@@ -17,7 +18,7 @@ import {
 } from '../turn/index.js';
 import { cloneData } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
-import { abandonTurn, finishTurn } from './finish-turn.js';
+import { finishTurn } from './finish-turn.js';
 import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
 import { routeMessage } from './route-message.js';
 import { startProgress, stepTurn, type TurnEffect, type TurnEvent, type TurnView } from './turn-machine.js';
@@ -70,7 +71,7 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
   try {
     switch (effect.type) {
       case 'abandon':
-        await abandonTurn(open);
+        await abandonTurn(turn, open.inflight, open.config.store);
         return { type: 'abandoned' };
       case 'route':
         await routeMessage(open);

@@ -7,14 +7,14 @@ import { ThreadNotFoundError } from '../errors/index.js';
 import { prepareInput } from '../nlu/index.js';
 import { closeInterruptedTurn, findRequest, interruptedTurnOf, repeatedResult } from '../replay/index.js';
 import { type LoadedThread, loadOrCreateThread, type TurnResult } from '../turn/index.js';
-import { type AgentConfig, assertExecution } from './agent-config.js';
+import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import { assertSendExecution } from './check-agent-options.js';
 import { runTurn } from './run-turn.js';
 
 export async function sendMessage(config: AgentConfig, options: SendOptions): Promise<TurnResult> {
   const text = prepareInput(options.text, { maxChars: config.limits.maxInputChars });
-  assertExecution(options.execution, 'call');
-  assertExecution(options.threadExecution, 'thread');
+  assertSendExecution(config.options, options, config.plan !== undefined);
   const { threadId, requestId } = options;
   // Someone else's thread is refused before its lease is touched, so a stranger cannot make the
   // owner's turn wait; the owner is checked again under the lease.

@@ -3,10 +3,10 @@
  * last element. Every function returns a new stack and leaves its input alone.
  */
 import { StackDepthError } from '../errors/index.js';
-import type { FlowInstance } from '../spec/index.js';
+import { defaultBounds, type FlowInstance } from '../spec/index.js';
 
-/** Default bound on stack depth (DESIGN.md §5). */
-export const defaultMaxStackDepth = 8;
+/** Default bound on stack depth: the one table's (`defaultBounds`, DESIGN.md §5). */
+export const defaultMaxStackDepth = defaultBounds.limits.maxStackDepth;
 
 export function activeFlow(stack: readonly FlowInstance[]): FlowInstance | undefined {
   const top = stack.at(-1);

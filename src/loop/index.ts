@@ -54,10 +54,12 @@ export {
 } from './should-terminate.js';
 export type { SkillLoopDelta, SkillLoopEvent, SkillLoopLiveEvent } from './skill-loop-events.js';
 export {
+  checkSkillLoopLimits,
   defaultSkillLoopLimits,
   type ResolveSkillLoopLimitsOptions,
   resolveSkillLoopLimits,
   type SkillLoopLimits,
+  type SkillLoopOverrides,
   type TaskComplexity,
 } from './skill-loop-limits.js';
 export {

@@ -6,6 +6,7 @@
  * docs/architecture/skill-loop.md.
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ConfigurationError } from '../errors/index.js';
 import type { SkillOutcome, ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { type ToolBatchContext, type ToolSet, taintFromTranscript } from '../tool/index.js';
 import { type Clock, type IdGenerator, randomIdGenerator, type StopSource } from '../util/index.js';
@@ -28,7 +29,7 @@ import { reactPhase } from './react-phase.js';
 import { reflectPhase } from './reflect-phase.js';
 import { shouldTerminate } from './should-terminate.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from './skill-loop-events.js';
-import { resolveSkillLoopLimits, type SkillLoopLimits, type TaskComplexity } from './skill-loop-limits.js';
+import { resolveSkillLoopLimits, type SkillLoopOverrides, type TaskComplexity } from './skill-loop-limits.js';
 import { closeSkillLoopState, createSkillLoopState, type SkillLoopState } from './skill-loop-state.js';
 import { assistantMessage, loopNote, textToolResultsMessage, toolMessage } from './skill-messages.js';
 import { terminationOutcome } from './termination-outcome.js';
@@ -48,10 +49,12 @@ export interface RunSkillLoopOptions {
   parentId?: string;
   /** Picks the column of `defaultSkillLoopLimits`; `simple` when left out. */
   complexity?: TaskComplexity;
-  /** Overrides of the limits for this call (resolve agent and thread layers with `resolveSkillLoopLimits`). */
-  limits?: Partial<SkillLoopLimits>;
-  /** Shorthand for `limits.maxIterations`. */
-  maxIterations?: number;
+  /**
+   * Overrides of the limits for this run, over the column of `complexity` (resolve agent and thread layers
+   * with `resolveSkillLoopLimits`): `{ maxIterations: 8 }`. One that cannot take effect rejects the run
+   * with a `ConfigurationError`.
+   */
+  limits?: SkillLoopOverrides;
   stream?: boolean;
   /** The user's stop: the run suspends with `user-stop`, in-flight work is aborted. */
   signal?: AbortSignal;
@@ -150,12 +153,13 @@ function finishRun(run: SkillRun, outcome: SkillOutcome): SkillLoopResult {
 
 function createRun(options: RunSkillLoopOptions): SkillRun {
   const clock = options.clock ?? options.batch.clock;
-  const call: Partial<SkillLoopLimits> = Object.assign(
-    {},
-    options.limits,
-    options.maxIterations !== undefined ? { maxIterations: options.maxIterations } : {},
-  );
-  const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call });
+  // The bound's old shorthand is refused rather than ignored (docs/decisions/0053-one-table-of-bounds.md).
+  if (Object.hasOwn(options, 'maxIterations'))
+    throw new ConfigurationError({
+      message: 'runSkillLoop({ maxIterations }) was removed.',
+      problems: ['maxIterations: set limits.maxIterations instead'],
+    });
+  const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call: options.limits });
   const state = options.resume
     ? structuredClone(options.resume.state)
     : createSkillLoopState({ now: clock.now(), maxOutputTokens: limits.maxOutputTokens });

@@ -1,120 +1,92 @@
 /**
- * Every bound of the skill loop, declared once (DESIGN.md §5, invariant 9). Thresholds differ for
- * `simple` and `complex` tasks (seed 004 adaptive termination); each can be overridden per call >
- * thread > agent with `resolveSkillLoopLimits`. `src/agent/default-limits.ts` reads its skill
- * iteration bounds from here.
+ * The skill loop's bounds (DESIGN.md §5, invariant 9): their defaults are the `skillLoop` rows of the one
+ * table (`src/spec/default-bounds.ts`), a column per task complexity; `resolveSkillLoopLimits` applies
+ * overrides agent, then thread, then call. A name that is no bound, or a value that is not a whole number
+ * at least the bound's least value, is a `ConfigurationError` — never ignored.
  */
+import { ConfigurationError } from '../errors/index.js';
+import { defaultBounds, type SkillLoopLimits, type TaskComplexity } from '../spec/index.js';
 
-/** How demanding a task is; decides which column of the defaults applies. */
-export type TaskComplexity = 'simple' | 'complex';
+export type { SkillLoopLimits, TaskComplexity } from '../spec/index.js';
 
-export interface SkillLoopLimits {
-  /** Model calls in one invocation of the loop (per flow or todo item); then `loop_limit`. */
-  maxIterations: number;
-  /** Model calls over the whole run, across resumes; then `loop_limit`. */
-  maxTurns: number;
-  /** Wall-clock time of the run, on the injected clock; then `time_limit`. */
-  maxWallMs: number;
-  /** Time without any model output or tool result; then `time_limit`. */
-  maxIdleMs: number;
-  /** Every this many turns the run suspends to ask whether to go on (`confirm-continue`); 0 never. */
-  confirmEveryTurns: number;
-  /** Steps in a row in which every tool call failed; then a graceful failure. */
-  maxConsecutiveFailures: number;
-  /** Level 1 breaker: tool errors in a row that force a reflection turn (tools withheld). */
-  errorsBeforeReflection: number;
-  /** Level 2 breaker: backtracks that end the run with a graceful failure. */
-  maxBacktracks: number;
-  /** Failures in a row of one tool that withdraw it from the offered set. */
-  toolFailuresBeforeWithdrawal: number;
-  /** Identical calls (same tool, same arguments) in one run that count as a loop; the last is not run. */
-  repeatedCallLimit: number;
-  /** Required-tool enforcement prompts (seed 002 TAEF) before the answer is taken with validation failed. */
-  enforcementRetries: number;
-  /** Retries of a model call that failed with a rate limit, timeout or server error. */
-  modelRetries: number;
-  /** First backoff before a model retry; doubles each time up to `maxBackoffMs`. */
-  backoffMs: number;
-  maxBackoffMs: number;
-  /** Output token limit of a model call; a truncated answer is retried once with twice as many. */
-  maxOutputTokens: number;
-  /** Retries of one step whose output was cut off by the length limit. */
-  truncationRetries: number;
-  /** Retries of one step whose output could not be parsed, each with a hint. */
-  unparseableRetries: number;
-  /** Characters an error result keeps in context after a backtrack. */
-  cleanedErrorChars: number;
-}
+/** The defaults, by task complexity (rows of `defaultBounds`). */
+export const defaultSkillLoopLimits: Readonly<Record<TaskComplexity, Readonly<SkillLoopLimits>>> =
+  defaultBounds.skillLoop;
 
-/** The defaults, by task complexity. Simple tasks stop sooner and tolerate fewer failures. */
-export const defaultSkillLoopLimits: Readonly<Record<TaskComplexity, Readonly<SkillLoopLimits>>> = {
-  simple: {
-    maxIterations: 5,
-    maxTurns: 30,
-    maxWallMs: 5 * 60_000,
-    maxIdleMs: 2 * 60_000,
-    confirmEveryTurns: 20,
-    maxConsecutiveFailures: 5,
-    errorsBeforeReflection: 3,
-    maxBacktracks: 5,
-    toolFailuresBeforeWithdrawal: 3,
-    repeatedCallLimit: 3,
-    enforcementRetries: 2,
-    modelRetries: 2,
-    backoffMs: 1_000,
-    maxBackoffMs: 30_000,
-    maxOutputTokens: 4_096,
-    truncationRetries: 1,
-    unparseableRetries: 1,
-    cleanedErrorChars: 160,
-  },
-  complex: {
-    maxIterations: 20,
-    maxTurns: 100,
-    maxWallMs: 30 * 60_000,
-    maxIdleMs: 2 * 60_000,
-    confirmEveryTurns: 20,
-    maxConsecutiveFailures: 8,
-    errorsBeforeReflection: 3,
-    maxBacktracks: 5,
-    toolFailuresBeforeWithdrawal: 3,
-    repeatedCallLimit: 3,
-    enforcementRetries: 2,
-    modelRetries: 2,
-    backoffMs: 1_000,
-    maxBackoffMs: 30_000,
-    maxOutputTokens: 8_192,
-    truncationRetries: 1,
-    unparseableRetries: 1,
-    cleanedErrorChars: 160,
-  },
+/** One layer's overrides: for both columns, and per column under `simple` / `complex` (which win). */
+export type SkillLoopOverrides = Partial<SkillLoopLimits> & {
+  simple?: Partial<SkillLoopLimits>;
+  complex?: Partial<SkillLoopLimits>;
 };
 
 export interface ResolveSkillLoopLimitsOptions {
   complexity?: TaskComplexity;
   /** Overrides set on the agent. */
-  agent?: Partial<SkillLoopLimits>;
+  agent?: SkillLoopOverrides | undefined;
   /** Overrides stored with the thread. */
-  thread?: Partial<SkillLoopLimits>;
+  thread?: SkillLoopOverrides | undefined;
   /** Overrides for this one call; they win. */
-  call?: Partial<SkillLoopLimits>;
+  call?: SkillLoopOverrides | undefined;
 }
+
+/** Bounds below which a run could not make a single model call. */
+const leastOne: ReadonlySet<string> = new Set(['maxIterations', 'maxTurns', 'maxOutputTokens']);
 
 /**
  * The limits in force: the defaults for the task's complexity, then agent, thread and call overrides,
- * later ones winning. An override that is not a non-negative number is ignored.
+ * later ones winning. Throws a `ConfigurationError` listing every override that cannot take effect.
  *
  * @example
  * resolveSkillLoopLimits({ complexity: 'complex', agent: { maxTurns: 50 }, call: { maxIterations: 8 } });
  */
 export function resolveSkillLoopLimits(options: ResolveSkillLoopLimitsOptions = {}): SkillLoopLimits {
-  const limits: SkillLoopLimits = { ...defaultSkillLoopLimits[options.complexity ?? 'simple'] };
-  for (const layer of [options.agent, options.thread, options.call]) {
-    if (!layer) continue;
-    for (const key of Object.keys(limits) as (keyof SkillLoopLimits)[]) {
-      const value = layer[key];
-      if (typeof value === 'number' && Number.isFinite(value) && value >= 0) limits[key] = value;
-    }
+  const complexity = options.complexity ?? 'simple';
+  const limits: SkillLoopLimits = { ...defaultSkillLoopLimits[complexity] };
+  const problems: string[] = [];
+  for (const [name, layer] of [
+    ['agent', options.agent],
+    ['thread', options.thread],
+    ['call', options.call],
+  ] as const) {
+    if (layer === undefined) continue;
+    problems.push(...checkSkillLoopLimits(layer, name));
+    override(limits, layer);
+    const column = layer[complexity];
+    if (column) override(limits, column);
   }
+  if (problems.length > 0)
+    throw new ConfigurationError({ message: 'The skill loop limits are invalid.', problems });
   return limits;
+}
+
+function override(limits: SkillLoopLimits, layer: Partial<SkillLoopLimits>): void {
+  for (const key of Object.keys(limits) as (keyof SkillLoopLimits)[]) {
+    const value = layer[key];
+    if (value !== undefined) limits[key] = value;
+  }
+}
+
+/**
+ * Every problem of one layer's overrides, each naming the setting by `path` (`execution.maxTurns`):
+ * an unknown name, or a value that is not a whole number at least the bound's least value (1 for
+ * `maxIterations`, `maxTurns` and `maxOutputTokens`, else 0).
+ */
+export function checkSkillLoopLimits(overrides: unknown, path: string): string[] {
+  if (typeof overrides !== 'object' || overrides === null || Array.isArray(overrides))
+    return [`${path} must be an object of skill loop bounds`];
+  const known = defaultSkillLoopLimits.simple;
+  return Object.entries(overrides).flatMap(([key, value]): string[] => {
+    if ((key === 'simple' || key === 'complex') && !path.endsWith('.simple') && !path.endsWith('.complex'))
+      return value === undefined ? [] : checkSkillLoopLimits(value, `${path}.${key}`);
+    if (!Object.hasOwn(known, key)) return [`${path}.${key} is not a bound of the skill loop`];
+    if (value === undefined) return [];
+    const least = leastOne.has(key) ? 1 : 0;
+    return Number.isInteger(value) && (value as number) >= least
+      ? []
+      : [`${path}.${key} must be a whole number ≥ ${least} (got ${describe(value)})`];
+  });
+}
+
+function describe(value: unknown): string {
+  return typeof value === 'number' ? String(value) : JSON.stringify(value);
 }

@@ -3,10 +3,10 @@
  * first. Writing or reading an entry makes it the most recent; a write past the bound evicts the least
  * recently used. Pure functions: each returns a new list.
  */
-import type { ScratchpadEntry } from '../spec/index.js';
+import { defaultBounds, type ScratchpadEntry } from '../spec/index.js';
 
-/** Default bound on scratchpad entries (DESIGN.md §5). */
-export const defaultScratchpadSize = 64;
+/** Default bound on scratchpad entries: the one table's (`defaultBounds`, DESIGN.md §5). */
+export const defaultScratchpadSize = defaultBounds.limits.maxScratchpadEntries;
 
 /** Longest snippet kept, in characters; the scratchpad holds summaries, not tool output. */
 export const maxScratchpadTextChars = 2_000;

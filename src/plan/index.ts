@@ -8,15 +8,17 @@ export {
 export { type DecideRefinementOptions, decideRefinement, type Refinement } from './decide-refinement.js';
 export { diffTodoList, hasChanges } from './diff-todo-list.js';
 export {
-  checkExecutionConfig,
+  checkExecutionOptions,
   defaultExecutionConfig,
   type ExecutionConfigLayers,
+  type ExecutionEffects,
+  mergeExecutionOptions,
   resolveExecutionConfig,
 } from './execution-config.js';
 export { applyFailurePolicy, type FailureStep, replaceFailedItem } from './failure-policy.js';
 export { isPlanFlow, itemFlowSpec, planFlow, planFlowName, planStepFlowName } from './plan-flow.js';
 export type { PlanModelContext } from './plan-model-context.js';
-export { defaultPlanOptions, type PlanOptions } from './plan-options.js';
+export { checkPlanOptions, defaultPlanOptions, type PlanOptions } from './plan-options.js';
 export { describeItem, describePlan, describePlanCatalog, type PlanCatalogView } from './plan-prompts.js';
 export { planStateSchema, readActivePlan, readPlanState, writePlanState } from './plan-state.js';
 export { type PlanProposal, type ProposePlanOptions, proposePlan } from './propose-plan.js';

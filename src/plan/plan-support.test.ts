@@ -12,13 +12,19 @@ import { createStepOutput, latestStepOutputs } from './step-output.js';
 describe('resolveExecutionConfig', () => {
   it('takes the call over the thread over the agent over the defaults', () => {
     expect(resolveExecutionConfig({})).toEqual(defaultExecutionConfig);
+    const resolved = resolveExecutionConfig({
+      agent: { maxIterations: 8, delegation: true, complex: { maxIterations: 40 } },
+      thread: { maxIterations: 3, maxStepOutputChars: 1_000 },
+      call: { maxIterations: 2 },
+    });
+    expect(resolved).toMatchObject({ maxStepOutputChars: 1_000, delegation: true });
+    expect(resolved.skillLoop.simple).toMatchObject({ maxIterations: 2, enforcementRetries: 2 });
+    // A later layer's bound for both columns wins over an earlier layer's for one column.
+    expect(resolved.skillLoop.complex).toMatchObject({ maxIterations: 2, enforcementRetries: 2 });
     expect(
-      resolveExecutionConfig({
-        agent: { maxIterations: 8, delegation: true },
-        thread: { maxIterations: 3, maxStepOutputChars: 1_000 },
-        call: { maxIterations: 2 },
-      }),
-    ).toEqual({ maxIterations: 2, enforcementRetries: 2, maxStepOutputChars: 1_000, delegation: true });
+      resolveExecutionConfig({ agent: { maxIterations: 8 }, call: { complex: { maxIterations: 30 } } })
+        .skillLoop,
+    ).toMatchObject({ simple: { maxIterations: 8 }, complex: { maxIterations: 30 } });
   });
 
   it('refuses nonsense with a ConfigurationError listing every problem', () => {
@@ -31,7 +37,11 @@ describe('resolveExecutionConfig', () => {
       error = e;
     }
     expect(ConfigurationError.isInstance(error)).toBe(true);
-    expect((error as ConfigurationError).problems).toHaveLength(3);
+    expect((error as ConfigurationError).problems).toEqual([
+      'call.maxIterations must be a whole number ≥ 1 (got 0)',
+      'call.enforcementRetries must be a whole number ≥ 0 (got 1.5)',
+      'call.delegation must be true or false (got "yes")',
+    ]);
   });
 });
 

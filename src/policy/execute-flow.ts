@@ -5,6 +5,7 @@
  * agent applies recovery actions, pops finished flows and composes the reply.
  */
 import type { LanguageModelV3, LanguageModelV3Message, LanguageModelV3Prompt } from '@ai-sdk/provider';
+import { ConfigurationError } from '../errors/index.js';
 import {
   type DialogueState,
   type FallbackTarget,
@@ -86,14 +87,16 @@ export interface ExecuteFlowOptions {
   /** Flows finished earlier in the thread, most recent last (read by the flow_stack tool). */
   previous: readonly FlowInstance[];
   batch: Omit<ToolBatchContext, 'tools'>;
-  maxIterations: number;
   maxScratchpadEntries: number;
   nextTableId: () => string;
   /** Call-specific guidance for the skill (a retry hint, a plan item's context). */
   guidance?: string;
   /** Tools the skill must call successfully before it may succeed (seed 002 TAEF; plan items). */
   requiredTools?: readonly string[];
-  /** Other skill loop limits for this run (e.g. `enforcementRetries`). */
+  /**
+   * The skill loop's bounds for this run, over the defaults of the flow's complexity (the agent passes its
+   * turn's resolved column: `RunFlowsOptions.execution`).
+   */
   limits?: Partial<SkillLoopLimits>;
   /** Continues a suspended run from its checkpoint. */
   resume?: RunSkillLoopOptions['resume'];
@@ -104,6 +107,12 @@ export interface ExecuteFlowOptions {
 }
 
 export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExecution> {
+  // The bound's old shorthand is refused rather than ignored (docs/decisions/0053-one-table-of-bounds.md).
+  if (Object.hasOwn(options, 'maxIterations'))
+    throw new ConfigurationError({
+      message: 'executeFlow({ maxIterations }) was removed.',
+      problems: ['maxIterations: set limits.maxIterations instead'],
+    });
   let state = options.state;
   const flow0 = state.stack.at(-1);
   const check = checkFlow({
@@ -203,7 +212,6 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
-    maxIterations: options.maxIterations,
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.requiredTools && options.requiredTools.length > 0
       ? { requiredTools: options.requiredTools }

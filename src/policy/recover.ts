@@ -4,11 +4,11 @@
  * `contemplate` (a simpler fallback flow or a plan), escalate to the user. It decides; the agent
  * carries the action out and records the step on the flow, so each step is tried once.
  */
-import type { FlowInstance, FlowSpec, PendingQuestion } from '../spec/index.js';
+import { defaultBounds, type FlowInstance, type FlowSpec, type PendingQuestion } from '../spec/index.js';
 import { declareAmbiguity } from './ambiguity-handler.js';
 
-/** Flow-level retries of a skill before escalating (DESIGN.md §5). */
-export const maxFlowRetries = 1;
+/** Flow-level retries of a skill before escalating: the one table's (`defaultBounds`, DESIGN.md §5). */
+export const maxFlowRetries = defaultBounds.fixed.flowRetries;
 
 export type RecoveryReason = { kind: 'uncertain'; reason: string } | { kind: 'verify'; problems: string[] };
 

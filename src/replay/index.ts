@@ -1,4 +1,5 @@
-/** Crash replay: a turn saved as in flight, the model's recorded answers, and closing a turn whose process died (DESIGN.md invariant 5). */
+/** Crash replay: a turn saved as in flight, the model's recorded answers, closing a turn whose process died (DESIGN.md invariant 5), and a worker's warm-up on the takeover path. */
+export { abandonTurn } from './abandon-turn.js';
 export { closeInterruptedTurn } from './close-interrupted-turn.js';
 export {
   type AnsweredRequest,
@@ -19,3 +20,4 @@ export {
   recordModelCalls,
 } from './record-model-calls.js';
 export { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
+export { type WarmUpAgent, type WarmUpAgentOptions, type WarmUpReport, warmUpProcess } from './warm-up.js';

@@ -3,10 +3,10 @@
  * the reply. Large results keep only their first page (512 rows by default) in the frame, with a
  * `tableId` under which the full rows are stored for paging.
  */
-import type { DisplayType, FlowSpec } from '../spec/index.js';
+import { type DisplayType, defaultBounds, type FlowSpec } from '../spec/index.js';
 
-/** Default rows in a frame's first page (DESIGN.md §5). */
-export const defaultFramePageRows = 512;
+/** Default rows in a frame's first page: the one table's (`defaultBounds`, DESIGN.md §5). */
+export const defaultFramePageRows = defaultBounds.fixed.framePageRows;
 
 export interface DisplayFrame {
   flow: string;

@@ -1,4 +1,6 @@
 export type * from './approval-lookup-spec.js';
+export type * from './bounds-spec.js';
+export { defaultBounds } from './default-bounds.js';
 export type * from './file-snapshot-spec.js';
 export type * from './flow-spec.js';
 export type * from './hitl-spec.js';

@@ -59,21 +59,6 @@ export interface TodoListChanges {
 /** What the plan does when an item fails; set per agent. */
 export type FailurePolicy = 'stop-and-synthesize' | 'skip-and-continue' | 're-route';
 
-/**
- * How items run (seed 002 `ExecutionConfig`), resolved call > thread > agent. Defaults are declared once,
- * in `src/plan/execution-config.ts`.
- */
-export interface ExecutionConfig {
-  /** Model calls per item run. */
-  maxIterations: number;
-  /** Re-runs of a step that answered without calling its required tools. */
-  enforcementRetries: number;
-  /** Characters of one step's output kept in the step output table for later steps and synthesis. */
-  maxStepOutputChars: number;
-  /** Whether items may call `delegate_to_agent` (A2A). */
-  delegation: boolean;
-}
-
 /** Why the plan cannot go on without the user. */
 export type PlanWaiting =
   | { kind: 'slot'; itemId: string }

@@ -3,15 +3,20 @@
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
-import type { SkillLoopEvent, SkillLoopLimits } from '../loop/index.js';
+import type { SkillLoopEvent } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
-import type { FlowInstance, ScratchpadEntry, ToolCallResult } from '../spec/index.js';
+import type {
+  AgentLimits,
+  ExecutionConfig,
+  FlowInstance,
+  ScratchpadEntry,
+  ToolCallResult,
+} from '../spec/index.js';
 import { resultText, type ToolBatchContext, type ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
 import { observe, recordText, type TurnState } from './turn-state.js';
-import type { AgentLimits } from './turn-types.js';
 
 export interface RunFlowsOptions {
   turn: TurnState;
@@ -27,8 +32,11 @@ export interface RunFlowsOptions {
   preferences?: Readonly<Record<string, unknown>>;
   batch: Omit<ToolBatchContext, 'tools'>;
   limits: AgentLimits;
-  /** The agent's overrides of the skill loop's bounds, for every skill run (`createAgent({ skillLoop })`). */
-  skillLoop?: Partial<SkillLoopLimits>;
+  /**
+   * The turn's execution settings, resolved call > thread > agent: every skill run of the turn (flow,
+   * plan item, background flow) runs within the skill loop's bounds for its complexity from here.
+   */
+  execution: ExecutionConfig;
   ids?: IdGenerator;
   stream?: boolean;
   signal?: AbortSignal;
@@ -42,11 +50,13 @@ export function executionOptions(
   input: {
     state: DialogueState;
     flow: FlowInstance;
+    /** The flow's definition when it is not the agent's own (a plan step's). */
+    definition?: FlowDefinition;
     scratchpad: readonly ScratchpadEntry[];
     guidance?: string;
   },
 ): ExecuteFlowOptions {
-  const definition = options.flows.get(input.flow.name);
+  const definition = input.definition ?? options.flows.get(input.flow.name);
   const ids = options.ids;
   let tables = 0;
   return {
@@ -62,14 +72,10 @@ export function executionOptions(
     preferences: { ...options.preferences, ...options.turn.snapshot.preferences },
     previous: options.turn.finished ?? [],
     batch: options.batch,
-    maxIterations:
-      definition?.complexity === 'complex'
-        ? options.limits.maxSkillIterationsComplex
-        : options.limits.maxSkillIterations,
+    limits: options.execution.skillLoop[definition?.complexity ?? 'simple'],
     maxScratchpadEntries: options.limits.maxScratchpadEntries,
     nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
     ...(input.guidance ? { guidance: input.guidance } : {}),
-    ...(options.skillLoop ? { limits: options.skillLoop } : {}),
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.turn.lease ? { stop: options.turn.lease } : {}),

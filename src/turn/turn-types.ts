@@ -12,36 +12,8 @@ import type {
   ThreadSnapshot,
 } from '../spec/index.js';
 
-/** Every bound of a turn, declared once (DESIGN.md §5). */
-export interface AgentLimits {
-  maxInputChars: number;
-  maxStackDepth: number;
-  /** Model calls per skill run for simple flows; complex flows get `maxSkillIterationsComplex`. */
-  maxSkillIterations: number;
-  maxSkillIterationsComplex: number;
-  /** Flows executed in one turn before the turn ends. */
-  maxFlowsPerTurn: number;
-  /** Characters of one tool result that enter the model context. */
-  maxToolResultChars: number;
-  /** Conversation messages given to the router and skills. */
-  recentMessages: number;
-  /**
-   * How long a thread's lease lasts without renewal; a running turn renews it every third of this, so a
-   * process that died frees its threads within this time.
-   */
-  leaseTtlMs: number;
-  /** Times an interrupted turn is started again before it is given up (with its unknown outcomes listed). */
-  maxTurnAttempts: number;
-  /**
-   * How long an approval request can be answered (DESIGN.md §5: 60 s for interactive use); unset, it
-   * waits as long as the thread lives (queued work). An expired request counts as refused.
-   */
-  approvalTtlMs?: number;
-  /** Scratchpad snippets kept per thread (least recently used evicted). */
-  maxScratchpadEntries: number;
-  /** Internal flows started in the background in one turn. */
-  maxBackgroundFlows: number;
-}
+/** The turn's bounds (`createAgent({ limits })`); their defaults are in the one table (`defaultBounds`). */
+export type { AgentLimits } from '../spec/index.js';
 
 export type TurnStatus = 'completed' | 'needs-input' | 'suspended' | 'failed';
 

@@ -152,14 +152,10 @@ async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
     tools: createTools(),
     store,
     rules: [{ pattern: /^(chain|parallel) \d+$/, flow: 'bench_steps' }],
-    limits: {
-      maxSkillIterations: setup.maxSteps,
-      maxSkillIterationsComplex: setup.maxSteps,
-      ...(setup.leaseTtlMs !== undefined ? { leaseTtlMs: setup.leaseTtlMs } : {}),
-    },
+    ...(setup.leaseTtlMs !== undefined ? { limits: { leaseTtlMs: setup.leaseTtlMs } } : {}),
     // A skill run stops at 30 model calls and asks whether to go on every 20 by default; a session of
     // K steps needs K + 1 calls in one run, with nobody to ask. Every check still runs at every step.
-    skillLoop: { maxTurns: setup.maxSteps + 1, confirmEveryTurns: 0 },
+    execution: { maxIterations: setup.maxSteps, maxTurns: setup.maxSteps + 1, confirmEveryTurns: 0 },
   });
   // What a worker does when it starts (`flowstack serve` and `flowstack worker` do it): a dry run of the
   // turn loop on a memory store of its own, once per process (docs/decisions/0032).

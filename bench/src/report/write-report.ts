@@ -583,7 +583,7 @@ function renderNotes(collected: Collected): string {
       'releases that support Node 20 are measured: `@mastra/core` 0.24.9 and `@openai/agents` 0.14.3.',
     "flowstack's agent caps a skill run at 30 model calls (simple flows; 100 for complex ones) and asks the user " +
       'whether to go on every 20 calls; the bench sets both for its sessions of K steps with ' +
-      '`createAgent({ skillLoop: { maxTurns: K + 1, confirmEveryTurns: 0 } })`. Every check still runs.',
+      '`createAgent({ execution: { maxIterations: K, maxTurns: K + 1, confirmEveryTurns: 0 } })`. Every check still runs.',
     'The OpenAI Agents SDK, the AI SDK and Mastra have no SQLite or PostgreSQL thread store of their own in the ' +
       "versions measured (Mastra's storage is a separate package), so the durable and resume rows compare flowstack " +
       'with LangGraph only.',

@@ -4,14 +4,7 @@
  * status change, and the step output table as read once per turn.
  */
 import type { DelegationContext } from '../../a2a/index.js';
-import type {
-  ExecutionConfig,
-  PlanState,
-  StateStore,
-  StepOutputEntry,
-  TodoItem,
-  TodoItemStatus,
-} from '../../spec/index.js';
+import type { PlanState, StateStore, StepOutputEntry, TodoItem, TodoItemStatus } from '../../spec/index.js';
 import type { RunFlowsOptions } from '../../turn/index.js';
 import { observe, type TurnState } from '../../turn/index.js';
 import type { IdGenerator } from '../../util/index.js';
@@ -33,7 +26,6 @@ import {
 export interface PlanRuntime extends Omit<RunFlowsOptions, 'turn' | 'ids'> {
   ids: IdGenerator;
   settings: PlanOptions;
-  execution: ExecutionConfig;
   store: StateStore;
   /** Saves the turn so far (snapshot, history rows, observations) and publishes what it saved. */
   save: () => Promise<void>;

@@ -70,17 +70,16 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   const earlier = resultsIn(resume?.messages ?? []);
   for (;;) {
     const execution = await executeFlow({
+      // The item runs within the skill loop's bounds for its definition's complexity (the turn's execution).
       ...executionOptions(run, {
         state: dialogueOf(turn.snapshot),
         flow,
+        definition,
         scratchpad: turn.snapshot.scratchpad,
         guidance: planGuidance(run, started, note),
       }),
-      definition,
       // Keyed by the turn that first ran the item: a re-run after a crash meets its journaled calls.
       batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId, ...carried?.batch },
-      maxIterations: run.execution.maxIterations,
-      limits: { ...run.skillLoop, enforcementRetries: run.execution.enforcementRetries },
       ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
       ...(resume ? { resume } : {}),
     });

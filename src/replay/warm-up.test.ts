@@ -6,11 +6,11 @@ import {
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createAgent } from '../agent/index.js';
 import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
-import { createAgent } from './create-agent.js';
 
 function userAgent() {
   const model = createScriptedModel({ steps: [{ text: 'Hello.', repeat: true }] });

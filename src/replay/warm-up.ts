@@ -16,13 +16,44 @@ import type {
   LanguageModelV3Content,
   LanguageModelV3GenerateResult,
 } from '@ai-sdk/provider';
+import type { Tracer } from '@opentelemetry/api';
 import { ProxyTracerProvider } from '@opentelemetry/api';
 import { z } from 'zod';
 import { defineFlow } from '../flow/index.js';
-import type { StateStore, ThreadCommit } from '../spec/index.js';
+import type { FastPathRule } from '../nlu/index.js';
+import type { FlowSpec, StateStore, ThreadCommit } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
+import type { ToolDefinition } from '../tool/index.js';
 import { defineTool } from '../tool/index.js';
-import type { Agent, AgentOptions, WarmUpReport } from './agent-types.js';
+
+/** What the dry run gives the agent it makes: its own model, flow, tool, store and a no-op tracer. */
+export interface WarmUpAgentOptions {
+  model: LanguageModelV3;
+  flows: readonly FlowSpec[];
+  tools: readonly ToolDefinition[];
+  store: StateStore;
+  rules: readonly FastPathRule[];
+  telemetry: { tracer: Tracer };
+}
+
+/** What the dry run uses of that agent. */
+export interface WarmUpAgent {
+  send(options: { threadId: string; text: string; requestId?: string }): Promise<{ status: string }>;
+  close(): Promise<void>;
+}
+
+/** What a worker's warm-up did (`agent.warmUp()`). */
+export interface WarmUpReport {
+  warmed: boolean;
+  /** Rounds of the dry run begun (each: two turns, then two takeovers of a turn whose commit failed). */
+  rounds: number;
+  /** Turns sent, the failed ones included. */
+  turns: number;
+  /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
+  tookOver: boolean;
+  ms: number;
+  reason?: string;
+}
 
 const toolCallsPerTurn = 3;
 /**
@@ -43,12 +74,12 @@ let done: Promise<WarmUpReport> | undefined;
  * Runs the dry run the first time it is called in the process; later calls get the same report.
  * `create` is `createAgent` (passed in, so this module does not import the module that calls it).
  */
-export function warmUpProcess(create: (options: AgentOptions) => Agent): Promise<WarmUpReport> {
+export function warmUpProcess(create: (options: WarmUpAgentOptions) => WarmUpAgent): Promise<WarmUpReport> {
   done ??= dryRun(create);
   return done;
 }
 
-async function dryRun(create: (options: AgentOptions) => Agent): Promise<WarmUpReport> {
+async function dryRun(create: (options: WarmUpAgentOptions) => WarmUpAgent): Promise<WarmUpReport> {
   const start = performance.now();
   const store = failingOnce(createMemoryStore());
   const agent = create({

@@ -1,0 +1,23 @@
+/**
+ * A message that answers the question of the flow on top, whose run waits for people (a plain "yes" to
+ * a lone approval, a blocking tool's text answer): it is recorded as the answer, and the turn goes on
+ * with that flow instead of routing the message.
+ */
+
+import { observe, type TurnState } from '../../turn/index.js';
+import { readSuspendedRun, writeSuspendedRun } from '../index.js';
+import { answerRunFromText } from './answer-run-from-text.js';
+
+export function answerWaitingFlow(turn: TurnState, text: string, now: number): boolean {
+  const top = turn.snapshot.stack.at(-1);
+  const run = top ? readSuspendedRun(turn.snapshot, top.id) : undefined;
+  if (!run) return false;
+  const answered = answerRunFromText(run, text, {
+    now,
+    ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
+  });
+  if (!answered) return false;
+  writeSuspendedRun(turn.snapshot, run.flowId, answered);
+  observe(turn, 'intent', { source: 'hitl', decision: 'answer', flow: top?.name }, run.flowId);
+  return true;
+}
