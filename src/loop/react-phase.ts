@@ -11,15 +11,7 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { awaitWithin, type StopReason } from './await-within.js';
 import { invokeModel, type ModelResponse } from './call-model.js';
 import { finishSkillTool, finishSkillToolName } from './finish-skill-tool.js';
-import {
-  deliver,
-  emit,
-  offeredToolNames,
-  type SkillRun,
-  sharedController,
-  touch,
-  watchOf,
-} from './internal/skill-run.js';
+import { deadlines, deliver, emit, offeredToolNames, type SkillRun, touch } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { loopNote } from './skill-messages.js';
 import { toModelTools } from './to-model-tools.js';
@@ -48,8 +40,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
     run.state.turns += 1;
     const live = run.onEvent !== undefined;
     const within = await awaitWithin({
-      watch: watchOf(run),
-      controller: () => sharedController(run),
+      ...deadlines(run),
       work: (signal) =>
         invokeModel({
           model: run.model,

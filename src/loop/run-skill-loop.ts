@@ -131,7 +131,6 @@ export function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopRes
 }
 
 function finishRun(run: SkillRun, outcome: SkillOutcome): SkillLoopResult {
-  run.watch?.close();
   const result: SkillLoopResult = {
     outcome,
     messages: run.messages,
@@ -177,9 +176,6 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
       tools: options.tools,
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
     }),
-    abort: undefined,
-    watch: undefined,
-    stepBatch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -12,14 +12,13 @@ import { awaitWithin, type StopReason, type WithinOutcome } from './await-within
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
+  deadlines,
   emit,
   emitToolCall,
   emitToolResult,
   type SkillRun,
   type StepCall,
-  sharedController,
   touch,
-  watchOf,
 } from './internal/skill-run.js';
 
 export interface ValidateResult {
@@ -33,18 +32,9 @@ export interface ValidateResult {
   stopped?: StopReason;
 }
 
-/**
- * The batch context of a step: the run's, with the tools offered now and the step's signal. Steps with
- * the same tools and signal (no tool withdrawn, the run's one controller) share one object.
- */
+/** The batch context of a step: the run's, with the tools offered now and the step's signal. */
 function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: AbortSignal): ToolBatchContext {
-  const last = run.stepBatch;
-  if (last !== undefined && last.tools === tools && last.signal === signal) return last;
-  // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
-  // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
-  const batch = Object.assign({}, run.batch, { tools, signal });
-  run.stepBatch = batch;
-  return batch;
+  return { ...run.batch, tools, signal };
 }
 
 /** The empty set of a step where no call was repeated or not offered (never changed: typed read-only). */
@@ -139,11 +129,9 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
       ? run.tools
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
   return awaitWithin({
-    watch: watchOf(run),
-    controller: () => sharedController(run),
+    ...deadlines(run),
     work: (signal) => {
-      // The work's signal follows the run's already: link the batch's only when it is another one, and
-      // only then wait in a frame of its own to release the link.
+      // The work's signal follows the user's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)
         return executeToolBatch(toRun, stepBatch(run, tools, signal));
       const linked = linkSignals([signal, run.batch.signal]);
