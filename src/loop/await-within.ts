@@ -27,6 +27,11 @@ export interface WithinDeadlines {
 }
 
 export interface AwaitWithinOptions<T> extends WithinDeadlines {
+  /**
+   * The controller whose signal the work gets; one per call when left out. A skill run hands the same one
+   * to its consecutive calls: it is aborted only when a call is stopped, and must then be replaced.
+   */
+  controller?: AbortController | undefined;
   /** The work, given a signal that aborts when a limit or the user's stop wins. */
   work: (signal: AbortSignal) => Promise<T>;
 }
@@ -50,7 +55,8 @@ export async function awaitWithin<T>(options: AwaitWithinOptions<T>): Promise<Wi
     signal,
     stop,
     deadlineReason: () => new Error(`stopped: ${limitPassed()}`),
-    work: options.work,
+    controller: options.controller,
+    work: (abort) => options.work(abort.signal),
   });
   switch (outcome.status) {
     case 'done':

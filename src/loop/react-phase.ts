@@ -11,7 +11,15 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { awaitWithin, type StopReason } from './await-within.js';
 import { invokeModel, type ModelResponse } from './call-model.js';
 import { finishSkillTool, finishSkillToolName } from './finish-skill-tool.js';
-import { deadlines, deliver, emit, offeredToolNames, type SkillRun, touch } from './internal/skill-run.js';
+import {
+  deadlines,
+  deliver,
+  emit,
+  offeredToolNames,
+  type SkillRun,
+  sharedController,
+  touch,
+} from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { loopNote } from './skill-messages.js';
 import { toModelTools } from './to-model-tools.js';
@@ -41,6 +49,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
     const live = run.onEvent !== undefined;
     const within = await awaitWithin({
       ...deadlines(run),
+      controller: sharedController(run),
       work: (signal) =>
         invokeModel({
           model: run.model,

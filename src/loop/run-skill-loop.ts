@@ -176,6 +176,8 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
       tools: options.tools,
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
     }),
+    abort: undefined,
+    stepBatch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

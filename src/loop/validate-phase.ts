@@ -18,6 +18,7 @@ import {
   emitToolResult,
   type SkillRun,
   type StepCall,
+  sharedController,
   touch,
 } from './internal/skill-run.js';
 
@@ -32,9 +33,18 @@ export interface ValidateResult {
   stopped?: StopReason;
 }
 
-/** The batch context of a step: the run's, with the tools offered now and the step's signal. */
+/**
+ * The batch context of a step: the run's, with the tools offered now and the step's signal. Steps with
+ * the same tools and signal (no tool withdrawn, the run's one controller) share one object.
+ */
 function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: AbortSignal): ToolBatchContext {
-  return { ...run.batch, tools, signal };
+  const last = run.stepBatch;
+  if (last !== undefined && last.tools === tools && last.signal === signal) return last;
+  // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
+  // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
+  const batch = Object.assign({}, run.batch, { tools, signal });
+  run.stepBatch = batch;
+  return batch;
 }
 
 /** The empty set of a step where no call was repeated or not offered (never changed: typed read-only). */
@@ -130,6 +140,7 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
   return awaitWithin({
     ...deadlines(run),
+    controller: sharedController(run),
     work: (signal) => {
       // The work's signal follows the user's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)

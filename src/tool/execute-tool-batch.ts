@@ -8,7 +8,7 @@ import { markTaint } from './internal/mark-taint.js';
 import type { ToolBatchContext } from './tool-batch-context.js';
 import { createToolCallState, type ToolCallState } from './tool-call-state.js';
 import { toolDefaults } from './tool-defaults.js';
-import { defaultToolPipeline, runToolCall } from './tool-pipeline.js';
+import { defaultToolPipeline, runPipeline } from './tool-pipeline.js';
 import { errorResult } from './tool-results.js';
 import type { ToolPipeline } from './tool-stage.js';
 
@@ -47,10 +47,13 @@ export async function executeToolBatch(
       return;
     }
     seen.add(callId);
-    results[index] = await runToolCall(state, pipeline);
+    results[index] = await runPipeline(state, pipeline);
   };
   const limit = Math.max(1, context.maxConcurrency ?? toolDefaults.maxConcurrency);
-  for (const group of groupCalls(calls, context.tools)) await runPool(group, limit, runOne);
+  for (const group of groupCalls(calls, context.tools)) {
+    if (group.length === 1) await runOne(group[0] as number);
+    else await runPool(group, limit, runOne);
+  }
   markTaint(states, results, context);
   return results;
 }

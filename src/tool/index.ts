@@ -47,7 +47,6 @@ export {
 } from './read-tool-result.js';
 export { resultText } from './result-text.js';
 export { type HeldToolCall, resumeToolCall, type ToolCallResumption } from './resume-tool-call.js';
-export { runScopeOf } from './run-scope.js';
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type AnsweredCalls,
@@ -63,6 +62,7 @@ export {
   type ToolBatchContext,
   taintFromTranscript,
 } from './tool-batch-context.js';
+export { runScopeOf } from './tool-call-context.js';
 export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
 export { toolDefaults } from './tool-defaults.js';
 export {
@@ -71,7 +71,7 @@ export {
   type ToolExecutionContext,
   type ToolSet,
 } from './tool-definition.js';
-export { defaultToolPipeline, runPipeline, runToolCall } from './tool-pipeline.js';
+export { defaultToolPipeline, runPipeline } from './tool-pipeline.js';
 export {
   approvalRequest,
   errorResult,

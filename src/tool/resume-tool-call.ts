@@ -14,8 +14,7 @@ import { markTaint } from './internal/mark-taint.js';
 import { finishJournal, startJournal } from './stages/journal-call.js';
 import type { ToolBatchContext } from './tool-batch-context.js';
 import { createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
-import { runPipeline, runToolCall } from './tool-pipeline.js';
-import type { ToolPipeline } from './tool-stage.js';
+import { runPipeline } from './tool-pipeline.js';
 
 /** A call held for a person, as its suspension recorded it. */
 export interface HeldToolCall {
@@ -32,14 +31,6 @@ export type ToolCallResumption =
   | { kind: 'approved'; input: unknown }
   | { kind: 'rerun'; input: unknown }
   | { kind: 'answered'; result: ToolCallResult };
-
-/** A person's answer passes the journal stage as the tool's own result would. */
-const answerPipeline: ToolPipeline = {
-  checks: [],
-  guards: [startJournal],
-  execute: async (state) => state.answer as ToolCallResult,
-  transforms: [finishJournal],
-};
 
 /**
  * Settles a held call with a person's answer and returns its result. `context` is the batch of the run
@@ -69,7 +60,7 @@ export async function resumeToolCall(
     if (resumption.kind === 'approved') state.approvedArgsHash = stableHash(resumption.input);
     else state.rerun = true;
   }
-  const result = await runToolCall(state);
+  const result = await runPipeline(state);
   markTaint([state], [result], context);
   return result;
 }
@@ -88,5 +79,7 @@ async function journalAnswer(
   state.key = held.idempotencyKey;
   state.argsHash = held.argsHash ?? '';
   state.answer = answer;
-  return runPipeline(state, answerPipeline);
+  // The journal stage, with the answer where the tool's result would be (the guard never answers it).
+  await startJournal(state);
+  return finishJournal(state, answer);
 }

@@ -64,38 +64,31 @@ export const defaultToolPipeline: ToolPipeline = {
 };
 
 /**
- * Runs one call through `pipeline`. The first check or guard that answers stops its row; a call that
- * passes them all runs the tool once (`execute`); every answer after the checks then goes through the
- * transforms. A stage that throws (a defect) rejects.
+ * Runs one call through `pipeline` and always answers. The first check or guard that answers stops its row;
+ * a call that passes them all runs the tool once (`execute`); every answer after the checks then goes
+ * through the transforms. A stage that throws (a defect) gives the call a redacted `server_error` result,
+ * so that one broken call never loses its siblings' results.
  */
-export async function runPipeline(state: ToolCallState, pipeline: ToolPipeline): Promise<ToolCallResult> {
-  for (const check of pipeline.checks) {
-    const refusal = await check(state);
-    if (refusal) return refusal;
-  }
-  let result: ToolCallResult | undefined;
-  for (const guard of pipeline.guards) {
-    result = await guard(state);
-    if (result) break;
-  }
-  if (!result) {
-    state.executed = true;
-    result = await pipeline.execute(state);
-  }
-  for (const transform of pipeline.transforms) result = await transform(state, result, pipeline.execute);
-  return result;
-}
-
-/**
- * Runs one call through `pipeline` and always answers: a stage that throws gives the call a redacted
- * `server_error` result, so that one broken call never loses its siblings' results.
- */
-export async function runToolCall(
+export async function runPipeline(
   state: ToolCallState,
   pipeline: ToolPipeline = defaultToolPipeline,
 ): Promise<ToolCallResult> {
   try {
-    return await runPipeline(state, pipeline);
+    for (const check of pipeline.checks) {
+      const refusal = await check(state);
+      if (refusal) return refusal;
+    }
+    let result: ToolCallResult | undefined;
+    for (const guard of pipeline.guards) {
+      result = await guard(state);
+      if (result) break;
+    }
+    if (!result) {
+      state.executed = true;
+      result = await pipeline.execute(state);
+    }
+    for (const transform of pipeline.transforms) result = await transform(state, result, pipeline.execute);
+    return result;
   } catch (error) {
     const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
     return errorResult(state, 'server_error', `The tool pipeline failed: ${detail}`, false);

@@ -8,6 +8,7 @@ export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,
   runWithinDeadline,
+  type WorkAbort,
 } from './run-within-deadline.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
 export { createStopController, type StopController, type StopSource } from './stop-source.js';

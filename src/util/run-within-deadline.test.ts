@@ -94,7 +94,7 @@ describe('runWithinDeadline', () => {
       clock: test.clock,
       deadline: 5_000,
       deadlineReason: () => new Error('timeout'),
-      work: (signal) => {
+      work: ({ signal }) => {
         seen = signal;
         return new Promise<string>((resolve) => {
           finish = resolve;
@@ -133,11 +133,12 @@ describe('runWithinDeadline', () => {
       clock,
       deadline: 10_000,
       signal,
-      work: (work) => {
+      work: ({ signal: work }) => {
         seen = work;
         return never();
       },
     });
+    await new Promise((resolve) => setImmediate(resolve));
     controller.abort(new Error('user pressed stop'));
     expect(await pending).toEqual({ status: 'stopped', started: true });
     expect(seen?.reason).toEqual(new Error('user pressed stop'));
@@ -154,15 +155,68 @@ describe('runWithinDeadline', () => {
       clock,
       deadline: 10_000,
       stop,
-      stopReason: new Error('cancelled'),
-      work: (signal) => {
+      stopReason: () => new Error('cancelled'),
+      work: ({ signal }) => {
         seen = signal;
         return never();
       },
     });
+    await new Promise((resolve) => setImmediate(resolve));
     stop.stop('lease lost');
     expect(await pending).toEqual({ status: 'stopped', started: true });
     expect(seen?.reason).toEqual(new Error('cancelled'));
+  });
+
+  it('does not begin work the caller stops before it could begin', async () => {
+    const { clock } = createTestClock();
+    const controller = new AbortController();
+    let begun = false;
+    const pending = runWithinDeadline({
+      clock,
+      deadline: 10_000,
+      signal: controller.signal,
+      work: async () => {
+        begun = true;
+      },
+    });
+    controller.abort();
+    expect(await pending).toEqual({ status: 'stopped', started: true });
+    expect(begun).toBe(false);
+  });
+
+  it('hands the work a signal that reads as aborted even when it is first read after the deadline', async () => {
+    const test = createTestClock();
+    let abort: { readonly signal: AbortSignal } | undefined;
+    const pending = runWithinDeadline({
+      clock: test.clock,
+      deadline: 100,
+      deadlineReason: () => new Error('timeout'),
+      work: (handed) => {
+        abort = handed;
+        return never();
+      },
+    });
+    await test.advanceTo(100);
+    expect(await pending).toEqual({ status: 'deadline', started: true });
+    expect(abort?.signal.aborted).toBe(true);
+    expect(abort?.signal.reason).toEqual(new Error('timeout'));
+  });
+
+  it("aborts the caller's own controller when it is stopped, and leaves it alone when the work is done", async () => {
+    const test = createTestClock();
+    const controller = new AbortController();
+    const done = await runWithinDeadline({
+      clock: test.clock,
+      deadline: 100,
+      controller,
+      work: async () => 1,
+    });
+    expect(done).toEqual({ status: 'done', value: 1 });
+    expect(controller.signal.aborted).toBe(false);
+    const pending = runWithinDeadline({ clock: test.clock, deadline: 100, controller, work: never });
+    await test.advanceTo(100);
+    expect(await pending).toEqual({ status: 'deadline', started: true });
+    expect(controller.signal.aborted).toBe(true);
   });
 
   it('does not begin work the caller stopped already, nor work whose deadline has passed', async () => {

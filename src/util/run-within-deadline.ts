@@ -34,9 +34,20 @@ export interface RunWithinDeadlineOptions<T> {
   /** What the work's signal is aborted with when the deadline passes. */
   deadlineReason?: () => unknown;
   /** What the work's signal is aborted with when the caller stops it; the stop's own reason by default. */
-  stopReason?: unknown;
-  /** The work, given a signal that aborts when the deadline or the stop wins. */
-  work: (signal: AbortSignal) => Promise<T> | T;
+  stopReason?: () => unknown;
+  /**
+   * The controller whose signal the work gets, for a caller whose consecutive calls share one (a skill
+   * run's model calls and tool batches); aborted when the deadline or the stop wins. Left out, the call
+   * gets a controller of its own.
+   */
+  controller?: AbortController | undefined;
+  /** The work, handed the signal (`abort.signal`) that aborts when the deadline or the stop wins. */
+  work: (abort: WorkAbort) => Promise<T> | T;
+}
+
+/** What the work is handed: its signal, which aborts when the deadline or the stop wins. */
+export interface WorkAbort {
+  readonly signal: AbortSignal;
 }
 
 /**
@@ -49,7 +60,7 @@ export interface RunWithinDeadlineOptions<T> {
  *   clock: systemClock,
  *   deadline: systemClock.now() + 5_000,
  *   signal: userSignal,
- *   work: (signal) => fetch(url, { signal }),
+ *   work: (abort) => fetch(url, { signal: abort.signal }),
  * });
  * if (outcome.status === 'deadline') console.log('no answer within 5 s');
  */
@@ -60,22 +71,29 @@ export async function runWithinDeadline<T>(
   const deadline = typeof options.deadline === 'number' ? constant(options.deadline) : options.deadline;
   if (signal?.aborted || stop?.stopped) return { status: 'stopped', started: false };
   if (clock.now() >= deadline()) return { status: 'deadline', started: false };
-  const workAbort = new AbortController();
-  const raceOver = new AbortController();
-  const racers: Promise<DeadlineOutcome<T>>[] = [
-    settle(options.work, workAbort.signal),
-    deadlinePassed(clock, deadline, raceOver.signal),
-  ];
-  if (signal || stop) racers.push(stopped(signal, stop, raceOver.signal));
+  const workAbort = options.controller ?? createLazyAbort();
+  const watches: (() => void)[] = [];
+  let decided = false;
   try {
-    const outcome = await Promise.race(racers);
+    const outcome = await new Promise<DeadlineOutcome<T>>((resolve) => {
+      const decide = (outcome: DeadlineOutcome<T>) => {
+        decided = true;
+        resolve(outcome);
+      };
+      watches.push(watchDeadline(clock, deadline, () => decide({ status: 'deadline', started: true })));
+      if (signal || stop)
+        watches.push(watchStop(signal, stop, () => decide({ status: 'stopped', started: true })));
+      settle(options.work, workAbort, () => decided).then(decide);
+    });
     if (outcome.status === 'deadline')
       workAbort.abort(options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'));
     if (outcome.status === 'stopped')
-      workAbort.abort(options.stopReason ?? (signal?.aborted ? signal.reason : stop?.reason));
+      workAbort.abort(
+        options.stopReason ? options.stopReason() : signal?.aborted ? signal.reason : stop?.reason,
+      );
     return outcome;
   } finally {
-    raceOver.abort();
+    for (const unwatch of watches) unwatch();
   }
 }
 
@@ -85,53 +103,84 @@ function constant(value: number): () => number {
 
 /** The work's own outcome, as data: a work that throws, at once or later, has failed. */
 async function settle<T>(
-  work: (signal: AbortSignal) => Promise<T> | T,
-  signal: AbortSignal,
+  work: (abort: WorkAbort) => Promise<T> | T,
+  abort: WorkAbort,
+  decided: () => boolean,
 ): Promise<DeadlineOutcome<T>> {
   // The work begins once the caller holds the promise of its outcome and its deadline and stop are
   // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
   // stop that came meanwhile has decided the race, and the work is not begun.
   await Promise.resolve();
-  if (signal.aborted) return { status: 'stopped', started: true };
+  if (decided()) return { status: 'stopped', started: true };
   try {
-    return { status: 'done', value: await work(signal) };
+    return { status: 'done', value: await work(abort) };
   } catch (error) {
     return { status: 'failed', error };
   }
 }
 
-/** Resolves when the deadline has passed; its sleep is cut short once the race is over. */
-async function deadlinePassed(
-  clock: Clock,
-  deadline: () => number,
-  raceOver: AbortSignal,
-): Promise<DeadlineOutcome<never>> {
-  let left = deadline() - clock.now();
-  // A clock whose sleep does not heed the signal still ends this wait when the race is over.
-  while (left > 0 && !raceOver.aborted) {
-    await clock.sleep(left, raceOver);
-    left = deadline() - clock.now();
-  }
-  return { status: 'deadline', started: true };
+/**
+ * Calls `onPassed` once the deadline has passed on `clock`, reading a moving deadline again whenever its
+ * timer fires. Returns the function that stops watching.
+ */
+function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => void): () => void {
+  let cancelTimer: (() => void) | undefined;
+  const check = () => {
+    const left = deadline() - clock.now();
+    if (left <= 0) onPassed();
+    else cancelTimer = startTimer(clock, left, check);
+  };
+  check();
+  return () => cancelTimer?.();
 }
 
-/** Resolves when the caller stops; takes its listeners back once the race is over. */
-function stopped(
+const timerCancelled = new Error('The race was decided before the timer fired.');
+
+/** A cancellable timer on the clock: its own `setTimer` when it has one, else `sleep` with a signal. */
+function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+  if (clock.setTimer) return clock.setTimer(ms, callback);
+  const sleeping = new AbortController();
+  clock.sleep(ms, sleeping.signal).then(
+    () => (sleeping.signal.aborted ? undefined : callback()),
+    () => undefined,
+  );
+  return () => sleeping.abort(timerCancelled);
+}
+
+/** Calls `onStop` when the caller stops. Returns the function that takes its listeners back. */
+function watchStop(
   signal: AbortSignal | undefined,
   stop: StopSource | undefined,
-  raceOver: AbortSignal,
-): Promise<DeadlineOutcome<never>> {
-  return new Promise((resolve) => {
-    const onStop = () => resolve({ status: 'stopped', started: true });
-    signal?.addEventListener('abort', onStop, { once: true });
-    const unwatch = stop?.onStop(onStop);
-    raceOver.addEventListener(
-      'abort',
-      () => {
-        signal?.removeEventListener('abort', onStop);
-        unwatch?.();
-      },
-      { once: true },
-    );
-  });
+  onStop: () => void,
+): () => void {
+  signal?.addEventListener('abort', onStop, { once: true });
+  const unwatch = stop?.onStop(onStop);
+  return () => {
+    signal?.removeEventListener('abort', onStop);
+    unwatch?.();
+  };
+}
+
+/**
+ * An abort controller whose signal is made only when the work first reads it, already aborted if the race
+ * was decided by then: most tools never read theirs, and on Node 20 making an `AbortSignal` costs more
+ * than the rest of a tool call's pipeline (docs/decisions/0008).
+ */
+function createLazyAbort(): WorkAbort & { abort(reason: unknown): void } {
+  let controller: AbortController | undefined;
+  let aborted: { reason: unknown } | undefined;
+  return {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (aborted) controller.abort(aborted.reason);
+      }
+      return controller.signal;
+    },
+    abort(reason) {
+      if (aborted) return;
+      aborted = { reason };
+      controller?.abort(reason);
+    },
+  };
 }

@@ -44,6 +44,13 @@ export interface SkillRun {
   limits: SkillLoopLimits;
   tools: ToolSet;
   batch: ToolBatchContext;
+  /** The batch context the last tool batch ran with (reused while its tools and signal stay). */
+  stepBatch: ToolBatchContext | undefined;
+  /**
+   * The signal of the run's model calls and tool batches: one controller for the whole run, replaced
+   * only after a call was stopped (see `sharedController`).
+   */
+  abort: AbortController | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
@@ -129,3 +136,17 @@ export function offeredToolNames(run: SkillRun): string[] {
 }
 
 export type ModelTools = LanguageModelV3FunctionTool[];
+
+/**
+ * The controller whose signal the run's next model call or tool batch gets: one per run, as the AI SDK's
+ * own loop hands one signal to every step of a run. It is aborted only when a call is stopped — the run
+ * then ends — and a new one is made if the run goes on anyway. Tools never see it: each call gets a signal
+ * of its own. Making a signal per step costs more than the step's own work (docs/decisions/0034).
+ */
+export function sharedController(run: SkillRun): AbortController {
+  const current = run.abort;
+  if (current && !current.signal.aborted) return current;
+  const fresh = new AbortController();
+  run.abort = fresh;
+  return fresh;
+}

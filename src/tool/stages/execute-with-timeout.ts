@@ -1,8 +1,8 @@
 import { ToolCallError } from '../../errors/index.js';
 import type { FeedbackSchema, ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
-import { runWithinDeadline, stableHash } from '../../util/index.js';
-import { withRunScope } from '../run-scope.js';
+import { runWithinDeadline, stableHash, type WorkAbort } from '../../util/index.js';
 import { isToolSuspension } from '../suspend-tool-call.js';
+import { ToolCallContext } from '../tool-call-context.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { errorResult, retryableByDefault, successResult } from '../tool-results.js';
@@ -32,8 +32,8 @@ export async function executeWithTimeout(state: ToolCallState): Promise<ToolCall
     deadline: batch.clock.now() + tool.timeoutMs,
     signal: batch.signal,
     deadlineReason: () => new Error('timeout'),
-    stopReason: new Error('cancelled'),
-    work: (signal) => runTool(state, tool, signal),
+    stopReason: () => new Error('cancelled'),
+    work: (abort) => runTool(state, tool, abort),
   });
   switch (outcome.status) {
     case 'done':
@@ -57,16 +57,16 @@ export async function executeWithTimeout(state: ToolCallState): Promise<ToolCall
 }
 
 /** One attempt of the tool, inside the batch's execution observer when it has one. */
-async function runTool(state: ToolCallState, tool: ToolDefinition, signal: AbortSignal): Promise<unknown> {
+async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAbort): Promise<unknown> {
   const { batch, request } = state;
-  const context = withRunScope(
+  const context = new ToolCallContext(
     {
       idempotencyKey: idempotencyKeyOf(state),
       threadId: batch.threadId,
       callId: request.callId,
       attempt: state.attempts,
-      signal,
     },
+    abort,
     batch.runScope,
   );
   const execute = async () => tool.execute(state.input, context);

@@ -44,7 +44,7 @@ async function predict(state: ToolCallState): Promise<string | undefined> {
       clock: batch.clock,
       deadline: batch.clock.now() + (batch.simulationTimeoutMs ?? toolDefaults.simulationTimeoutMs),
       signal: batch.signal,
-      work: (signal) => simulate({ tool, redactedInput, signal }),
+      work: (abort) => simulate({ tool, redactedInput, signal: abort.signal }),
     });
     if (outcome.status !== 'done' || typeof outcome.value !== 'string') return undefined;
     return outcome.value.trim() || undefined;
