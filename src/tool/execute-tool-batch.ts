@@ -38,21 +38,29 @@ export async function executeToolBatch(
   const states = calls.map((request) => createToolCallState(request, context));
   const results: ToolCallResult[] = new Array(calls.length);
   const seen = new Set<string>();
-  const runOne = async (index: number) => {
+  /** The result of the call at `index`: a call id seen before in this step is not run again. */
+  const resultOf = async (index: number): Promise<ToolCallResult> => {
     const state = states[index] as ToolCallState;
     const { callId } = state.request;
-    if (seen.has(callId)) {
-      const message = `Call id '${callId}' appears twice in one step; it ran once.`;
-      results[index] = errorResult(state, 'validation_error', message, false);
-      return;
-    }
+    if (seen.has(callId))
+      return errorResult(
+        state,
+        'validation_error',
+        `Call id '${callId}' appears twice in one step; it ran once.`,
+        false,
+      );
     seen.add(callId);
-    results[index] = await runPipeline(state, pipeline);
+    return runPipeline(state, pipeline);
   };
   const limit = Math.max(1, context.maxConcurrency ?? toolDefaults.maxConcurrency);
   for (const group of groupCalls(calls, context.tools)) {
-    if (group.length === 1) await runOne(group[0] as number);
-    else await runPool(group, limit, runOne);
+    if (group.length === 1) {
+      const index = group[0] as number;
+      results[index] = await resultOf(index);
+    } else
+      await runPool(group, limit, async (index) => {
+        results[index] = await resultOf(index);
+      });
   }
   markTaint(states, results, context);
   return results;

@@ -83,7 +83,15 @@ export async function runWithinDeadline<T>(
       watches.push(watchDeadline(clock, deadline, () => decide({ status: 'deadline', started: true })));
       if (signal || stop)
         watches.push(watchStop(signal, stop, () => decide({ status: 'stopped', started: true })));
-      settle(options.work, workAbort, () => decided).then(decide);
+      // The work begins once the caller holds the promise of its outcome and its deadline and stop are
+      // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
+      // stop that came meanwhile has decided the race, and the work is not begun.
+      Promise.resolve()
+        .then(() => (decided ? undefined : options.work(workAbort)))
+        .then(
+          (value) => decide({ status: 'done', value: value as T }),
+          (error: unknown) => decide({ status: 'failed', error }),
+        );
     });
     if (outcome.status === 'deadline')
       workAbort.abort(options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'));
@@ -99,24 +107,6 @@ export async function runWithinDeadline<T>(
 
 function constant(value: number): () => number {
   return () => value;
-}
-
-/** The work's own outcome, as data: a work that throws, at once or later, has failed. */
-async function settle<T>(
-  work: (abort: WorkAbort) => Promise<T> | T,
-  abort: WorkAbort,
-  decided: () => boolean,
-): Promise<DeadlineOutcome<T>> {
-  // The work begins once the caller holds the promise of its outcome and its deadline and stop are
-  // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
-  // stop that came meanwhile has decided the race, and the work is not begun.
-  await Promise.resolve();
-  if (decided()) return { status: 'stopped', started: true };
-  try {
-    return { status: 'done', value: await work(abort) };
-  } catch (error) {
-    return { status: 'failed', error };
-  }
 }
 
 /**
@@ -162,9 +152,8 @@ function watchStop(
 }
 
 /**
- * An abort controller whose signal is made only when the work first reads it, already aborted if the race
- * was decided by then: most tools never read theirs, and on Node 20 making an `AbortSignal` costs more
- * than the rest of a tool call's pipeline (docs/decisions/0008).
+ * An abort controller whose signal is made only when the work first reads it (already aborted if the race
+ * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008.
  */
 function createLazyAbort(): WorkAbort & { abort(reason: unknown): void } {
   let controller: AbortController | undefined;

@@ -141,7 +141,7 @@ export type ModelTools = LanguageModelV3FunctionTool[];
  * The controller whose signal the run's next model call or tool batch gets: one per run, as the AI SDK's
  * own loop hands one signal to every step of a run. It is aborted only when a call is stopped — the run
  * then ends — and a new one is made if the run goes on anyway. Tools never see it: each call gets a signal
- * of its own. Making a signal per step costs more than the step's own work (docs/decisions/0034).
+ * of its own. Kept for its cost, docs/decisions/0034.
  */
 export function sharedController(run: SkillRun): AbortController {
   const current = run.abort;
