@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { awaitWithin, createWithinWatch } from './await-within.js';
+import { createStopController } from '../util/index.js';
+import { awaitWithin } from './await-within.js';
 import { createManualClock } from './fixtures/manual-clock.js';
 
 describe('awaitWithin', () => {
@@ -115,20 +116,13 @@ describe('awaitWithin', () => {
     expect(clock.now()).toBe(0);
   });
 
-  it('hands consecutive works the controller the caller keeps, and aborts it only when a work is stopped', async () => {
+  it('gives each work its own signal, aborted only when that work is stopped', async () => {
     const clock = createManualClock(0);
-    let kept: AbortController | undefined;
-    const controller = () => {
-      if (!kept || kept.signal.aborted) kept = new AbortController();
-      return kept;
-    };
     const seen: AbortSignal[] = [];
+    const deadlines = { clock, idleDeadline: () => 1000, wallDeadline: 5000 };
     const quick = () =>
       awaitWithin({
-        clock,
-        idleDeadline: () => 1000,
-        wallDeadline: 5000,
-        controller,
+        ...deadlines,
         work: async (signal) => {
           seen.push(signal);
           return 'done';
@@ -136,53 +130,35 @@ describe('awaitWithin', () => {
       });
     expect(await quick()).toEqual({ status: 'done', value: 'done' });
     expect(await quick()).toEqual({ status: 'done', value: 'done' });
-    expect(seen[1]).toBe(seen[0]);
-    expect(seen[0]?.aborted).toBe(false);
+    expect(seen[1]).not.toBe(seen[0]);
+    expect(seen.map((signal) => signal.aborted)).toEqual([false, false]);
     const hanging = awaitWithin({
-      clock,
-      idleDeadline: () => 1000,
-      wallDeadline: 5000,
-      controller,
+      ...deadlines,
       work: (signal) => {
         seen.push(signal);
         return new Promise<never>(() => undefined);
       },
     });
     expect(await clock.settle(hanging)).toEqual({ status: 'stopped', reason: 'idle', started: true });
-    expect(seen[2]).toBe(seen[0]);
     expect(seen[2]?.aborted).toBe(true);
-    // The next work gets a fresh signal, not the aborted one.
-    const after = await awaitWithin({
-      clock,
-      idleDeadline: () => 5000,
-      wallDeadline: 5000,
-      controller,
-      work: async (signal) => signal.aborted,
-    });
-    expect(after).toEqual({ status: 'done', value: false });
+    expect(seen[2]?.reason).toEqual(new Error('stopped: idle'));
   });
 
-  describe("with a watch shared by a run's calls", () => {
-    it('keeps one timer for consecutive calls, follows the idle deadline they move, and leaves none after close', async () => {
+  describe("over a run's consecutive calls", () => {
+    it('follows the idle deadline the calls move, and leaves no timer once each call is over', async () => {
       const clock = createManualClock(0);
       let lastActivity = 0;
-      const watch = createWithinWatch({
-        clock,
-        idleDeadline: () => lastActivity + 1000,
-        wallDeadline: 10_000,
-      });
+      const deadlines = { clock, idleDeadline: () => lastActivity + 1000, wallDeadline: 10_000 };
       for (let step = 1; step <= 3; step++) {
-        const outcome = await awaitWithin({ watch, work: async () => step });
+        const outcome = await awaitWithin({ ...deadlines, work: async () => step });
         expect(outcome).toEqual({ status: 'done', value: step });
+        expect(clock.sleepers()).toEqual([]);
         clock.advance(600);
         lastActivity = clock.now();
       }
-      // One timer stands: the first call's (at 1000) woke with no call waiting and was not renewed; the
-      // third call, finding none, armed one at its idle deadline. The second call added none.
-      expect(clock.sleepers()).toEqual([2200]);
       let seen: AbortSignal | undefined;
       const hanging = awaitWithin({
-        watch,
+        ...deadlines,
         work: (signal) => {
           seen = signal;
           return new Promise<never>(() => undefined);
@@ -192,41 +168,45 @@ describe('awaitWithin', () => {
       // Idle counts from the last activity (at 1800), not from the first call's deadline.
       expect(clock.now()).toBe(2800);
       expect(seen?.aborted).toBe(true);
-      watch.close();
       expect(clock.sleepers()).toEqual([]);
     });
 
     it('stops a call at the wall deadline', async () => {
       const clock = createManualClock(0);
-      const watch = createWithinWatch({ clock, idleDeadline: () => clock.now() + 1000, wallDeadline: 2500 });
-      const pending = awaitWithin({ watch, work: () => new Promise<never>(() => undefined) });
+      const pending = awaitWithin({
+        clock,
+        idleDeadline: () => clock.now() + 1000,
+        wallDeadline: 2500,
+        work: () => new Promise<never>(() => undefined),
+      });
       expect(await clock.settle(pending)).toEqual({ status: 'stopped', reason: 'wall-time', started: true });
       expect(clock.now()).toBe(2500);
-      watch.close();
     });
 
-    it('stops the waiting call when the user aborts, listening once for the whole run', async () => {
+    it("stops the waiting call when the user aborts, leaving no listener on the run's signal after any call", async () => {
       const clock = createManualClock(0);
       const controller = new AbortController();
-      const added: string[] = [];
-      const original = controller.signal.addEventListener.bind(controller.signal);
-      controller.signal.addEventListener = ((type: string, listener: never, options?: never) => {
-        added.push(type);
-        original(type, listener, options);
-      }) as typeof controller.signal.addEventListener;
-      const watch = createWithinWatch({
-        clock,
-        idleDeadline: () => 10_000,
-        wallDeadline: 10_000,
-        signal: controller.signal,
-      });
-      expect(await awaitWithin({ watch, work: async () => 1 })).toEqual({ status: 'done', value: 1 });
-      expect(await awaitWithin({ watch, work: async () => 2 })).toEqual({ status: 'done', value: 2 });
+      let listening = 0;
+      const { signal } = controller;
+      const add = signal.addEventListener.bind(signal);
+      const remove = signal.removeEventListener.bind(signal);
+      signal.addEventListener = ((...args: Parameters<typeof add>) => {
+        listening++;
+        add(...args);
+      }) as typeof add;
+      signal.removeEventListener = ((...args: Parameters<typeof remove>) => {
+        listening--;
+        remove(...args);
+      }) as typeof remove;
+      const deadlines = { clock, idleDeadline: () => 10_000, wallDeadline: 10_000, signal };
+      expect(await awaitWithin({ ...deadlines, work: async () => 1 })).toEqual({ status: 'done', value: 1 });
+      expect(await awaitWithin({ ...deadlines, work: async () => 2 })).toEqual({ status: 'done', value: 2 });
+      expect(listening).toBe(0);
       let seen: AbortSignal | undefined;
       const pending = awaitWithin({
-        watch,
-        work: (signal) => {
-          seen = signal;
+        ...deadlines,
+        work: (work) => {
+          seen = work;
           return new Promise<never>(() => undefined);
         },
       });
@@ -234,29 +214,36 @@ describe('awaitWithin', () => {
       controller.abort(new Error('user pressed stop'));
       expect(await pending).toEqual({ status: 'stopped', reason: 'user-stop', started: true });
       expect(seen?.aborted).toBe(true);
-      expect(added).toEqual(['abort']);
+      expect(seen?.reason).toEqual(new Error('user pressed stop'));
+      expect(listening).toBe(0);
       // Stopped already: the next call does not start.
       let started = false;
       expect(
         await awaitWithin({
-          watch,
+          ...deadlines,
           work: async () => {
             started = true;
           },
         }),
       ).toEqual({ status: 'stopped', reason: 'user-stop', started: false });
       expect(started).toBe(false);
-      watch.close();
     });
 
-    it('still bounds a call made after the watch was closed', async () => {
+    it('takes a failure of work the user stopped as the stop', async () => {
       const clock = createManualClock(0);
-      const watch = createWithinWatch({ clock, idleDeadline: () => 1000, wallDeadline: 5000 });
-      watch.close();
-      const pending = awaitWithin({ watch, work: () => new Promise<never>(() => undefined) });
-      expect(await clock.settle(pending)).toEqual({ status: 'stopped', reason: 'idle', started: true });
-      expect(clock.now()).toBe(1000);
-      expect(clock.sleepers()).toEqual([]);
+      const stop = createStopController();
+      const pending = awaitWithin({
+        clock,
+        idleDeadline: () => 10_000,
+        wallDeadline: 10_000,
+        stop,
+        work: (signal) =>
+          new Promise<never>((_resolve, reject) =>
+            signal.addEventListener('abort', () => reject(signal.reason)),
+          ),
+      });
+      stop.stop(new Error('lease lost'));
+      expect(await pending).toEqual({ status: 'stopped', reason: 'user-stop', started: true });
     });
   });
 });

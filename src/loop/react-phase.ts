@@ -12,13 +12,13 @@ import { awaitWithin, type StopReason } from './await-within.js';
 import { invokeModel, type ModelResponse } from './call-model.js';
 import { finishSkillTool, finishSkillToolName } from './finish-skill-tool.js';
 import {
+  deadlines,
   deliver,
   emit,
   offeredToolNames,
   type SkillRun,
   sharedController,
   touch,
-  watchOf,
 } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { loopNote } from './skill-messages.js';
@@ -48,8 +48,8 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
     run.state.turns += 1;
     const live = run.onEvent !== undefined;
     const within = await awaitWithin({
-      watch: watchOf(run),
-      controller: () => sharedController(run),
+      ...deadlines(run),
+      controller: sharedController(run),
       work: (signal) =>
         invokeModel({
           model: run.model,

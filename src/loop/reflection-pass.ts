@@ -29,10 +29,7 @@ export async function evaluateCandidate(run: SkillRun, candidate: unknown): Prom
     'Answer with JSON: {"pass": true} if every criterion is met, else {"pass": false, "issues": ["…"]} naming each unmet criterion.';
   run.state.turns += 1;
   const within = await awaitWithin({
-    clock: run.clock,
     ...deadlines(run),
-    ...(run.signal ? { signal: run.signal } : {}),
-    ...(run.stop ? { stop: run.stop } : {}),
     work: (signal) =>
       invokeModel({
         model: run.model,

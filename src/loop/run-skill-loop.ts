@@ -134,7 +134,6 @@ export function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopRes
 }
 
 function finishRun(run: SkillRun, outcome: SkillOutcome): SkillLoopResult {
-  run.watch?.close();
   const result: SkillLoopResult = {
     outcome,
     messages: run.messages,
@@ -182,7 +181,6 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
     }),
     abort: undefined,
-    watch: undefined,
     stepBatch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,

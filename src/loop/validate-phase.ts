@@ -12,6 +12,7 @@ import { awaitWithin, type StopReason, type WithinOutcome } from './await-within
 import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
+  deadlines,
   emit,
   emitToolCall,
   emitToolResult,
@@ -19,7 +20,6 @@ import {
   type StepCall,
   sharedController,
   touch,
-  watchOf,
 } from './internal/skill-run.js';
 
 export interface ValidateResult {
@@ -139,11 +139,10 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
       ? run.tools
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
   return awaitWithin({
-    watch: watchOf(run),
-    controller: () => sharedController(run),
+    ...deadlines(run),
+    controller: sharedController(run),
     work: (signal) => {
-      // The work's signal follows the run's already: link the batch's only when it is another one, and
-      // only then wait in a frame of its own to release the link.
+      // The work's signal follows the user's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)
         return executeToolBatch(toRun, stepBatch(run, tools, signal));
       const linked = linkSignals([signal, run.batch.signal]);

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineTool } from './define-tool.js';
-import { defaultToolStages, executeToolBatch } from './execute-tool-batch.js';
+import { executeToolBatch } from './execute-tool-batch.js';
 import { call, createTestContext, deferred } from './fixtures/batch-context.js';
-import type { ToolStage } from './tool-pipeline.js';
+import { defaultToolPipeline } from './tool-pipeline.js';
+import type { Guard } from './tool-stage.js';
 
 const input = z.object({ n: z.number() });
 
@@ -133,15 +134,16 @@ describe('executeToolBatch', () => {
 
   it('turns a stage that throws into a server_error result for that call only', async () => {
     const tool = defineTool({ name: 't', description: 'T.', input, execute: ({ n }) => n });
-    const broken: ToolStage = (state, next) => {
+    // Throws before it returns a promise at all.
+    const broken: Guard = (state) => {
       if (state.request.callId === 'b')
         throw new Error('stage bug sk-proj-Ab3dEf6hIj9kLm2nOp5qRs8tUv1wXy4zAb7cDe0fGh3i');
-      return next(state);
+      return Promise.resolve(undefined);
     };
     const results = await executeToolBatch(
       [call('t', { n: 1 }, 'a'), call('t', { n: 2 }, 'b')],
       createTestContext([tool]),
-      { stages: [broken, ...defaultToolStages] },
+      { pipeline: { ...defaultToolPipeline, guards: [broken, ...defaultToolPipeline.guards] } },
     );
     expect(results.map((r) => r.status)).toEqual(['success', 'error']);
     expect(results[1]?.contextText).toContain('The tool pipeline failed: stage bug [REDACTED:openai-key]');
@@ -149,14 +151,14 @@ describe('executeToolBatch', () => {
 
   it('turns a stage whose promise rejects into a server_error result too', async () => {
     const tool = defineTool({ name: 't', description: 'T.', input, execute: ({ n }) => n });
-    const broken: ToolStage = async (state, next) => {
+    const broken: Guard = async (state) => {
       if (state.request.callId === 'b') throw new Error('late stage bug');
-      return next(state);
+      return undefined;
     };
     const results = await executeToolBatch(
       [call('t', { n: 1 }, 'a'), call('t', { n: 2 }, 'b')],
       createTestContext([tool]),
-      { stages: [broken, ...defaultToolStages] },
+      { pipeline: { ...defaultToolPipeline, guards: [broken, ...defaultToolPipeline.guards] } },
     );
     expect(results.map((r) => r.status)).toEqual(['success', 'error']);
     expect(results[1]?.contextText).toContain('The tool pipeline failed: late stage bug');

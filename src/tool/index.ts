@@ -9,9 +9,8 @@ export { createModelSimulator, type ModelSimulatorOptions } from './create-model
 export { createScheduleTool } from './create-schedule-tool.js';
 export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
-export { defaultToolStages, type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
+export { type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
-export { runScopeOf } from './internal/lazy-abort-signal.js';
 export {
   type LoadManifestOptions,
   loadManifest,
@@ -47,6 +46,7 @@ export {
   type StoredToolResult,
 } from './read-tool-result.js';
 export { resultText } from './result-text.js';
+export { type HeldToolCall, resumeToolCall, type ToolCallResumption } from './resume-tool-call.js';
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type AnsweredCalls,
@@ -62,6 +62,7 @@ export {
   type ToolBatchContext,
   taintFromTranscript,
 } from './tool-batch-context.js';
+export { runScopeOf } from './tool-call-context.js';
 export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
 export { toolDefaults } from './tool-defaults.js';
 export {
@@ -70,7 +71,7 @@ export {
   type ToolExecutionContext,
   type ToolSet,
 } from './tool-definition.js';
-export { type AfterHook, afterStage, runStages, type ToolStage } from './tool-pipeline.js';
+export { defaultToolPipeline, runPipeline } from './tool-pipeline.js';
 export {
   approvalRequest,
   errorResult,
@@ -78,3 +79,4 @@ export {
   successResult,
   toContextText,
 } from './tool-results.js';
+export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';

@@ -137,11 +137,6 @@ export interface ToolBatchContext {
    */
   answered?: AnsweredCalls;
   /**
-   * Idempotency keys of calls whose outcome was unknown and that a person said did not happen: they run
-   * again under the same key instead of being reported as unknown once more.
-   */
-  rerunKeys?: ReadonlySet<string>;
-  /**
    * Set by a caller whose turn began in this process under a new id, so that nothing can be journaled
    * under it but what this process journals (see {@link FreshJournal}). Calls of that turn whose keys
    * are not in it skip the journal read before they run.

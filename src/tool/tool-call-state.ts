@@ -1,11 +1,11 @@
 /**
- * The state of one call as it passes the stages: one object per call that stages fill in as they
- * learn (the tool, the parsed input, why approval is needed …), so that nothing is computed twice and
- * nothing is copied per stage.
+ * The state of one call as it passes the stages: one object per call that stages fill in as they learn
+ * (the tool, the parsed input, why approval is needed …) and as they begin work that a later stage
+ * finishes (an audit row, a journal row, a file snapshot), so that nothing is computed twice.
  */
-import type { JournalEntry, ToolCallRequest } from '../spec/index.js';
+import type { FileSnapshotRecord, JournalEntry, ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { stableHash } from '../util/index.js';
-import type { CallAssessment } from './internal/assess-call.js';
+import type { CallAssessment } from './call-assessment.js';
 import type { ToolBatchContext } from './tool-batch-context.js';
 import type { ToolDefinition } from './tool-definition.js';
 
@@ -18,9 +18,12 @@ export interface ToolCallState {
   input?: unknown;
   /** The capability gate's judgement (see `assessmentOf`), computed once. */
   assessment?: CallAssessment;
-  /** A started anticipatory simulation, awaited after the call. */
-  simulation?: Promise<string | undefined>;
-  /** The tool produced the content of the result (it ran, or its journaled result was reused). */
+  /**
+   * The call got past every guard to the execute step: the transforms of the tool's own output (retry,
+   * output validation, redaction) apply to its result.
+   */
+  executed: boolean;
+  /** The tool produced the content of the result (it ran, or its journaled or cached result was reused). */
   toolContent: boolean;
   /** How many times the tool ran. */
   attempts: number;
@@ -36,30 +39,42 @@ export interface ToolCallState {
    * answers with it instead of running the tool, so the output still passes validation and redaction.
    */
   reconciled?: { output: unknown };
+
+  /** The audit row written before the call, completed after it. */
+  audit?: { id: number; startedAt: number };
+  /** Where a success of this call is to be cached (a cache miss of a cacheable call). */
+  cacheKey?: string;
+  /** A started anticipatory simulation, attached after the call. */
+  simulation?: Promise<string | undefined>;
+  /** The journal row to finish with the call's result. */
+  journalRow?: JournalRow;
+  /** The snapshot of the files the call declares, taken before it ran. */
+  fileSnapshot?: FileSnapshotRecord;
+
+  /** A person approved exactly the arguments with this hash (a resumed call, see `resumeToolCall`). */
+  approvedArgsHash?: string;
+  /** A person said an earlier attempt whose outcome was unknown did not happen: the call runs again. */
+  rerun?: boolean;
+  /** A person's answer, which stands for the tool's result: journaled, never run. */
+  answer?: ToolCallResult;
+
   /** Caches of `idempotencyKeyOf` and `argsHashOf`. */
   key?: string;
   argsHash?: string;
 }
 
+/**
+ * The journal row a call began: finished with its result (`whole: undefined`), or, for an idempotent call
+ * known to have no row yet, written whole once it has one (docs/decisions/0046).
+ */
+export interface JournalRow {
+  key: string;
+  whole?: { argsHash: string; startedAt: number };
+}
+
 /** A fresh state for one call. */
 export function createToolCallState(request: ToolCallRequest, batch: ToolBatchContext): ToolCallState {
-  // Every field is there from the start: fields added later would go to a separate property array, and the
-  // states would not share one hidden class.
-  return {
-    request,
-    batch,
-    tool: undefined,
-    input: undefined,
-    assessment: undefined,
-    simulation: undefined,
-    toolContent: false,
-    attempts: 0,
-    retryAfterMs: undefined,
-    journaled: undefined,
-    reconciled: undefined,
-    key: undefined,
-    argsHash: undefined,
-  };
+  return { request, batch, executed: false, toolContent: false, attempts: 0 };
 }
 
 /**
@@ -67,13 +82,12 @@ export function createToolCallState(request: ToolCallRequest, batch: ToolBatchCo
  * (DESIGN.md invariant 5), and never shared by two calls of one thread (docs/decisions/0003).
  */
 export function idempotencyKeyOf(state: ToolCallState): string {
-  if (state.key === undefined)
-    state.key = `${state.batch.threadId}:${state.batch.turnId}:${state.request.callId}`;
+  state.key ??= `${state.batch.threadId}:${state.batch.turnId}:${state.request.callId}`;
   return state.key;
 }
 
 /** The hash of the parsed arguments that journal rows and approvals bind to. */
 export function argsHashOf(state: ToolCallState): string {
-  if (state.argsHash === undefined) state.argsHash = stableHash(state.input ?? {});
+  state.argsHash ??= stableHash(state.input ?? {});
   return state.argsHash;
 }

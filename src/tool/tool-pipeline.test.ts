@@ -2,106 +2,190 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ToolCallResult } from '../spec/index.js';
 import { defineTool } from './define-tool.js';
-import { defaultToolStages, executeToolBatch } from './execute-tool-batch.js';
+import { executeToolBatch } from './execute-tool-batch.js';
 import { call, createTestContext } from './fixtures/batch-context.js';
 import { createToolCallState, type ToolCallState } from './tool-call-state.js';
-import { afterStage, runStages, type ToolStage } from './tool-pipeline.js';
-import { successResult } from './tool-results.js';
-
-/** A post-processing stage that appends its name to the result's context text, so order shows. */
-function tag(name: string, trace: string[]): ToolStage {
-  return afterStage((_state, result) => {
-    trace.push(name);
-    return { ...result, contextText: `${result.contextText}>${name}` };
-  });
-}
-
-/** The last stage: answers with the call's attempt count, counting how often it ran. */
-function answering(runs: { count: number }): ToolStage {
-  return (state) => {
-    runs.count += 1;
-    return Promise.resolve(successResult(state, `run ${runs.count}`));
-  };
-}
+import { defaultToolPipeline, runPipeline } from './tool-pipeline.js';
+import { errorResult, successResult } from './tool-results.js';
+import type { Guard, ToolPipeline, Transform } from './tool-stage.js';
 
 function stateFor(): ToolCallState {
   return createToolCallState(call('any'), createTestContext([]));
 }
 
-/** Runs the stages nested by hand, each through its own function form: what `runStages` must equal. */
-function nested(stages: readonly ToolStage[], state: ToolCallState): Promise<ToolCallResult> {
-  const at =
-    (index: number): ((s: ToolCallState) => Promise<ToolCallResult>) =>
-    (s) =>
-      (stages[index] as ToolStage)(s, at(index + 1));
-  return at(0)(state);
+/** A pipeline of stages that write their names to `trace`; `answerAt` names the guard that answers. */
+function tracedPipeline(trace: string[], answerAt?: string): ToolPipeline {
+  const guard =
+    (name: string): Guard =>
+    async (state) => {
+      trace.push(name);
+      return name === answerAt ? errorResult(state, 'auth_error', `refused by ${name}`, false) : undefined;
+    };
+  const transform =
+    (name: string): Transform =>
+    async (_state, result) => {
+      trace.push(name);
+      return { ...result, contextText: `${result.contextText}>${name}` };
+    };
+  return {
+    checks: [guard('resolve'), guard('parse')],
+    guards: [guard('gate'), guard('journal start')],
+    execute: async (state) => {
+      trace.push('execute');
+      return successResult(state, 'ran');
+    },
+    transforms: [transform('retry'), transform('journal result'), transform('cap')],
+  };
 }
 
-describe('runStages with post-processing stages', () => {
-  it('applies a row of after-stages innermost first, as the nested stages would', async () => {
-    const fusedTrace: string[] = [];
-    const fused = [tag('a', fusedTrace), tag('b', fusedTrace), tag('c', fusedTrace), answering({ count: 0 })];
-    const nestedTrace: string[] = [];
-    const byHand = [
-      tag('a', nestedTrace),
-      tag('b', nestedTrace),
-      tag('c', nestedTrace),
-      answering({ count: 0 }),
-    ];
-
-    const result = await runStages(fused, stateFor());
-
-    expect(result.contextText).toBe('run 1>c>b>a');
-    expect(fusedTrace).toEqual(['c', 'b', 'a']);
-    expect(await nested(byHand, stateFor())).toEqual(result);
-    expect(nestedTrace).toEqual(fusedTrace);
+describe('runPipeline', () => {
+  it('runs the checks, the guards, one execute and the transforms, each row in its order', async () => {
+    const trace: string[] = [];
+    const result = await runPipeline(stateFor(), tracedPipeline(trace));
+    expect(trace).toEqual([
+      'resolve',
+      'parse',
+      'gate',
+      'journal start',
+      'execute',
+      'retry',
+      'journal result',
+      'cap',
+    ]);
+    expect(result.contextText).toBe('ran>retry>journal result>cap');
   });
 
-  it('gives a hook that runs `next` again only the stages inside it, and applies the outer hooks to that answer', async () => {
+  it("takes a guard's answer instead of running the tool, and passes it through the transforms", async () => {
     const trace: string[] = [];
-    const runs = { count: 0 };
-    // Asks for one more run of what is inside it, after a pause, as the retry stage does.
-    const again = afterStage((state, _result, next) => {
-      trace.push('again');
-      return new Promise<void>((resolve) => setTimeout(resolve, 1)).then(() => next(state));
+    const state = stateFor();
+    const result = await runPipeline(state, tracedPipeline(trace, 'gate'));
+    expect(trace).toEqual(['resolve', 'parse', 'gate', 'retry', 'journal result', 'cap']);
+    expect(result.contextText).toContain('refused by gate');
+    expect(state.executed).toBe(false);
+  });
+
+  it("answers with a check's refusal as it is: nothing was begun for the call", async () => {
+    const trace: string[] = [];
+    const result = await runPipeline(stateFor(), tracedPipeline(trace, 'parse'));
+    expect(trace).toEqual(['resolve', 'parse']);
+    expect(result.contextText).toMatch(/refused by parse$/);
+  });
+
+  it('hands a transform the execute step, so that it can run the tool again, and later transforms see that answer', async () => {
+    let runs = 0;
+    const again: Transform = async (state, result, execute) =>
+      result.status === 'error' ? execute(state) : result;
+    const tag: Transform = async (_state, result) => ({
+      ...result,
+      contextText: `${result.contextText}>tag`,
     });
-    const stages = [tag('outer', trace), again, tag('inner', trace), answering(runs)];
-
-    const result = await runStages(stages, stateFor());
-
-    expect(runs.count).toBe(2);
-    expect(result.contextText).toBe('run 2>inner>outer');
-    expect(trace).toEqual(['inner', 'again', 'inner', 'outer']);
+    const pipeline: ToolPipeline = {
+      checks: [],
+      guards: [],
+      execute: async (state): Promise<ToolCallResult> => {
+        runs += 1;
+        return runs === 1 ? errorResult(state, 'server_error', 'flaky') : successResult(state, `run ${runs}`);
+      },
+      transforms: [again, tag],
+    };
+    const result = await runPipeline(stateFor(), pipeline);
+    expect(runs).toBe(2);
+    expect(result).toMatchObject({ status: 'success', contextText: 'run 2>tag' });
   });
 
-  it('keeps a stage without a hook where it stands between two rows', async () => {
-    const trace: string[] = [];
-    const plain: ToolStage = (state, next) =>
-      next(state).then((result) => {
-        trace.push('plain');
-        return { ...result, contextText: `${result.contextText}>plain` };
-      });
-    const stages = [tag('a', trace), plain, tag('b', trace), tag('c', trace), answering({ count: 0 })];
-
-    expect((await runStages(stages, stateFor())).contextText).toBe('run 1>c>b>plain>a');
-  });
-
-  it('turns a hook that throws into the pipeline failure result, with no call lost', async () => {
+  it('turns a transform that throws into the pipeline failure result, with no call lost', async () => {
     const tool = defineTool({
       name: 'echo',
       description: 'Echoes.',
       input: z.object({}),
       execute: () => 'fine',
     });
-    const broken = afterStage(() => {
-      throw new Error('hook broke');
-    });
-    const stages = [...defaultToolStages.slice(0, -1), broken, ...defaultToolStages.slice(-1)];
+    const broken: Transform = async () => {
+      throw new Error('transform broke');
+    };
+    const pipeline = { ...defaultToolPipeline, transforms: [broken, ...defaultToolPipeline.transforms] };
 
-    const [result] = await executeToolBatch([call('echo')], createTestContext([tool]), { stages });
+    const [result] = await executeToolBatch([call('echo')], createTestContext([tool]), { pipeline });
 
     expect(result).toMatchObject({ status: 'error', error: { category: 'server_error' } });
-    expect(result?.contextText).toContain('hook broke');
+    expect(result?.contextText).toContain('transform broke');
+  });
+});
+
+describe('the default pipeline', () => {
+  it('reads in the order of DESIGN.md §4, with the stages that keep its invariants in between', () => {
+    const names = (stages: readonly { name: string }[]) => stages.map((stage) => stage.name);
+    expect(names(defaultToolPipeline.checks)).toEqual(['resolveTool', 'parseArguments', 'validateInput']);
+    expect(names(defaultToolPipeline.guards)).toEqual([
+      'replayJournaled',
+      'startAudit',
+      'gateCapability',
+      'requireApproval',
+      'reuseCachedResult',
+      'limitRate',
+      'startSimulation',
+      'awaitFeedback',
+      'startJournal',
+      'snapshotFiles',
+    ]);
+    expect(defaultToolPipeline.execute.name).toBe('executeWithTimeout');
+    expect(names(defaultToolPipeline.transforms)).toEqual([
+      'retryCall',
+      'validateOutput',
+      'redactResult',
+      'settleFileChanges',
+      'finishJournal',
+      'attachSimulation',
+      'cacheResult',
+      'completeAudit',
+      'capResultSize',
+    ]);
+  });
+
+  it('audits a call the gate refuses as denied, and journals nothing for it', async () => {
+    let runs = 0;
+    const tool = defineTool({
+      name: 'wire',
+      description: 'Sends money.',
+      input: z.object({}),
+      capability: 'privileged',
+      execute: () => {
+        runs += 1;
+        return 'sent';
+      },
+    });
+    const context = createTestContext([tool], { capabilities: { maxLevel: 'restricted' } });
+
+    const [result] = await executeToolBatch([call('wire')], context);
+
+    expect(result).toMatchObject({ status: 'error', error: { category: 'auth_error' } });
+    expect(runs).toBe(0);
+    expect((await context.store?.readAudit())?.map((row) => row.status)).toEqual(['denied']);
+    expect(await context.store?.listJournal('thread-1')).toEqual([]);
+  });
+
+  it('does not retry a refusal by a guard, even one a retry would take for the other side doing nothing', async () => {
+    let runs = 0;
+    const tool = defineTool({
+      name: 'ping',
+      description: 'Pings.',
+      input: z.object({}),
+      idempotent: true,
+      rateLimit: { limit: 1, windowMs: 60_000 },
+      execute: () => {
+        runs += 1;
+        return 'pong';
+      },
+    });
+    const context = createTestContext([tool]);
+
+    const [first] = await executeToolBatch([call('ping', {}, 'c1')], context);
+    const [second] = await context.clock.runUntil(executeToolBatch([call('ping', {}, 'c2')], context));
+
+    expect(first?.status).toBe('success');
+    expect(second).toMatchObject({ status: 'error', error: { category: 'rate_limit' } });
+    expect(runs).toBe(1);
+    expect(second?.status === 'error' && second.error.attempts).toBeUndefined();
   });
 });
 

@@ -1,95 +1,96 @@
 /**
- * The safety pipeline as an ordered list of middleware (DESIGN.md §4). Each stage gets the call's state
- * and `next`; it may answer itself (an error result, a reused result, a suspension) or pass on and
- * post-process what the inner stages return. Stages never throw: every outcome is a `ToolCallResult`.
+ * The safety pipeline of one tool call (DESIGN.md §4), read top to bottom: checks, guards, one execute,
+ * transforms, each a plain loop over stages that live one to a file under `stages/`. Stages that begin
+ * something before the call (an audit row, a journal row, a cache lookup, a simulation, a file snapshot)
+ * record it on the call's state, and their transform finishes it — for every call that got that far,
+ * whoever answered it. docs/architecture/tool-pipeline.md draws the whole pipeline.
  */
 import type { ToolCallResult } from '../spec/index.js';
+import { completeAudit, startAudit } from './stages/audit-call.js';
+import { awaitFeedback } from './stages/await-feedback.js';
+import { capResultSize } from './stages/cap-result-size.js';
+import { executeWithTimeout } from './stages/execute-with-timeout.js';
+import { gateCapability } from './stages/gate-capability.js';
+import { finishJournal, startJournal } from './stages/journal-call.js';
+import { limitRate } from './stages/limit-rate.js';
+import { parseArguments } from './stages/parse-arguments.js';
+import { redactResult } from './stages/redact-result.js';
+import { replayJournaled } from './stages/replay-journaled.js';
+import { requireApproval } from './stages/require-approval.js';
+import { resolveTool } from './stages/resolve-tool.js';
+import { retryCall } from './stages/retry-call.js';
+import { cacheResult, reuseCachedResult } from './stages/reuse-cached-result.js';
+import { attachSimulation, startSimulation } from './stages/simulate-call.js';
+import { settleFileChanges, snapshotFiles } from './stages/snapshot-files.js';
+import { validateInput } from './stages/validate-input.js';
+import { validateOutput } from './stages/validate-output.js';
 import type { ToolCallState } from './tool-call-state.js';
 import { errorResult } from './tool-results.js';
-
-type Next = (state: ToolCallState) => Promise<ToolCallResult>;
-
-/**
- * What a stage that only post-processes does with the inner stages' result. `next` runs the inner stages
- * again (a retry). A hook answers at once in the usual case and with a promise only when it must wait.
- */
-export type AfterHook = (
-  state: ToolCallState,
-  result: ToolCallResult,
-  next: Next,
-) => ToolCallResult | Promise<ToolCallResult>;
+import type { ToolPipeline } from './tool-stage.js';
 
 /**
- * A stage. One that only post-processes may also carry its work as `after`, and must then behave exactly
- * as `(state, next) => next(state).then((result) => after(state, result, next))`: `runStages` runs a row
- * of such stages as one reaction to the inner result instead of one promise each (docs/decisions/0043).
+ * The stages in the order they run. Where they differ from the drawing in DESIGN.md §4, an invariant
+ * decides: a journaled result is replayed before any gate sees the call again (invariant 5); the audit row
+ * is begun before the gate, so that refused calls are on record; the result is redacted before the
+ * journal stores it (invariant 8), and audited before the context cut, so that the record is of the
+ * whole result.
  */
-export type ToolStage = ((state: ToolCallState, next: Next) => Promise<ToolCallResult>) & {
-  readonly after?: AfterHook;
+export const defaultToolPipeline: ToolPipeline = {
+  checks: [resolveTool, parseArguments, validateInput],
+  guards: [
+    replayJournaled,
+    startAudit,
+    gateCapability,
+    requireApproval,
+    reuseCachedResult,
+    limitRate,
+    startSimulation,
+    awaitFeedback,
+    startJournal,
+    snapshotFiles,
+  ],
+  execute: executeWithTimeout,
+  transforms: [
+    retryCall,
+    validateOutput,
+    redactResult,
+    settleFileChanges,
+    finishJournal,
+    attachSimulation,
+    cacheResult,
+    completeAudit,
+    capResultSize,
+  ],
 };
 
-/** A post-processing stage: callable as any stage, and fusable with its neighbours by `runStages`. */
-export function afterStage(after: AfterHook): ToolStage {
-  const stage = (state: ToolCallState, next: Next) =>
-    next(state).then((result) => after(state, result, next));
-  return Object.assign(stage, { after });
-}
-
-/** The `next` function of each position, built once per stage list rather than once per call. */
-const chains = new WeakMap<readonly ToolStage[], Next>();
-
-/** Runs `stages` in order around one call. The last stage must answer without calling `next`. */
-export function runStages(stages: readonly ToolStage[], state: ToolCallState): Promise<ToolCallResult> {
-  let first = chains.get(stages);
-  if (!first) {
-    first = buildChain(stages);
-    chains.set(stages, first);
-  }
-  return first(state);
-}
-
-function buildChain(stages: readonly ToolStage[]): Next {
-  let next: Next = (current) =>
-    Promise.resolve(errorResult(current, 'server_error', 'The tool pipeline has no executing stage.'));
-  let index = stages.length - 1;
-  while (index >= 0) {
-    const stage = stages[index] as ToolStage;
-    if (stage.after === undefined) {
-      const inner = next;
-      next = (current) => stage(current, inner);
-      index -= 1;
-      continue;
-    }
-    // A row of post-processing stages, innermost first, each with the chain inside it for its `next`.
-    const hooks: AfterHook[] = [];
-    const insides: Next[] = [next];
-    while (index >= 0 && (stages[index] as ToolStage).after !== undefined) {
-      const hook = (stages[index] as ToolStage).after as AfterHook;
-      const inside = insides[insides.length - 1] as Next;
-      hooks.push(hook);
-      insides.push((current) => inside(current).then((result) => hook(current, result, inside)));
-      index -= 1;
-    }
-    const below = insides[0] as Next;
-    next = (current) => below(current).then((result) => applyHooks(hooks, insides, current, result, 0));
-  }
-  return next;
-}
-
-/** Applies `hooks` from `from` on, synchronously until one of them has to wait. */
-function applyHooks(
-  hooks: readonly AfterHook[],
-  insides: readonly Next[],
+/**
+ * Runs one call through `pipeline` and always answers. The first check or guard that answers stops its row;
+ * a call that passes them all runs the tool once (`execute`); every answer after the checks then goes
+ * through the transforms. A stage that throws (a defect) gives the call a redacted `server_error` result,
+ * so that one broken call never loses its siblings' results.
+ */
+export async function runPipeline(
   state: ToolCallState,
-  result: ToolCallResult,
-  from: number,
-): ToolCallResult | Promise<ToolCallResult> {
-  let current = result;
-  for (let index = from; index < hooks.length; index++) {
-    const answer = (hooks[index] as AfterHook)(state, current, insides[index] as Next);
-    if (answer instanceof Promise)
-      return answer.then((settled) => applyHooks(hooks, insides, state, settled, index + 1));
-    current = answer;
+  pipeline: ToolPipeline = defaultToolPipeline,
+): Promise<ToolCallResult> {
+  try {
+    for (const check of pipeline.checks) {
+      const refusal = await check(state);
+      if (refusal) return refusal;
+    }
+    let result: ToolCallResult | undefined;
+    for (const guard of pipeline.guards) {
+      result = await guard(state);
+      if (result) break;
+    }
+    if (!result) {
+      state.executed = true;
+      result = await pipeline.execute(state);
+    }
+    for (const transform of pipeline.transforms) result = await transform(state, result, pipeline.execute);
+    return result;
+  } catch (error) {
+    const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+    return errorResult(state, 'server_error', `The tool pipeline failed: ${detail}`, false);
   }
-  return current;
 }

@@ -4,5 +4,11 @@ export { flatString } from './flat-string.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { createTextInterner, type TextInterner } from './intern-text.js';
 export { jsonFitsWithin } from './json-fits-within.js';
+export {
+  type DeadlineOutcome,
+  type RunWithinDeadlineOptions,
+  runWithinDeadline,
+  type WorkAbort,
+} from './run-within-deadline.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
 export { createStopController, type StopController, type StopSource } from './stop-source.js';

@@ -26,12 +26,12 @@ import type {
 } from '../../spec/index.js';
 import {
   type AnsweredCalls,
-  executeToolBatch,
+  resumeToolCall,
   type ToolBatchContext,
+  type ToolCallResumption,
   type ToolSet,
 } from '../../tool/index.js';
 import { observe, record, type TurnState } from '../../turn/index.js';
-import { stableHash } from '../../util/index.js';
 import { expireSuspensions } from '../index.js';
 import { settleFileQuestion } from './settle-file-question.js';
 import { argumentsOf, patchResults } from './suspended-transcript.js';
@@ -177,7 +177,7 @@ async function settle(
       };
     }
     const input = decision.decision === 'edit' ? decision.arguments : argumentsOf(messages, callId);
-    const result = await runCall(options, question, input, { approvedHash: stableHash(input) });
+    const result = await runCall(options, question, { kind: 'approved', input });
     const edited = decision.decision === 'edit' ? ' with the arguments the user edited' : '';
     return {
       result: edited
@@ -199,7 +199,10 @@ async function settle(
       question.status === 'answered' ? (question.answer as OutcomeDecision) : { decision: 'skip' };
     observeAnswer(turn, question, decision.decision, parentId);
     if (decision.decision === 'not-happened') {
-      const result = await runCall(options, question, argumentsOf(messages, callId), { rerun: true });
+      const result = await runCall(options, question, {
+        kind: 'rerun',
+        input: argumentsOf(messages, callId),
+      });
       return {
         result,
         note: `The user said the earlier call to ${toolName} did not take effect; it ran again.`,
@@ -251,35 +254,9 @@ async function settle(
 async function runCall(
   options: ContinueSuspendedRunOptions,
   question: SuspensionRecord,
-  input: unknown,
-  how: { approvedHash?: string; rerun?: boolean },
+  how: Exclude<ToolCallResumption, { kind: 'answered' }>,
 ): Promise<ToolCallResult> {
-  const key = question.idempotencyKey ?? '';
-  const fallback = options.batch.approvals;
-  const [result] = await executeToolBatch(
-    [
-      {
-        callId: question.callId as string,
-        toolName: question.toolName as string,
-        input: JSON.stringify(input ?? {}),
-      },
-    ],
-    {
-      ...options.batch,
-      turnId: options.run.runTurnId,
-      tools: options.tools,
-      approvals: {
-        isApproved: async (request) =>
-          how.approvedHash !== undefined &&
-          request.idempotencyKey === key &&
-          request.argsHash === how.approvedHash
-            ? 'approved'
-            : ((await fallback?.isApproved(request)) ?? 'none'),
-      },
-      ...(how.rerun ? { rerunKeys: new Set([key]) } : {}),
-    },
-  );
-  return result as ToolCallResult;
+  return resumeToolCall(heldCall(question), how, runBatch(options));
 }
 
 /** Records a person's answer as the call's journaled result, so the journal tells what happened. */
@@ -288,27 +265,21 @@ async function journalAnswer(
   question: SuspensionRecord,
   result: ToolCallResult,
 ): Promise<void> {
-  const { store, clock, threadId } = options.batch;
-  const key = question.idempotencyKey;
-  if (!store || !key) return;
-  const existing = await store.readJournal(key);
-  if (!existing)
-    await store.journalStart({
-      key,
-      threadId,
-      callId: question.callId as string,
-      toolName: question.toolName as string,
-      argsHash: question.argsHash ?? '',
-      idempotent: false,
-      status: 'started',
-      startedAt: clock.now(),
-    });
-  await store.journalFinish({
-    key,
-    status: result.status === 'success' ? 'succeeded' : 'failed',
-    result: JSON.stringify(result),
-    finishedAt: clock.now(),
-  });
+  await resumeToolCall(heldCall(question), { kind: 'answered', result }, runBatch(options));
+}
+
+function heldCall(question: SuspensionRecord) {
+  return {
+    callId: question.callId as string,
+    toolName: question.toolName as string,
+    idempotencyKey: question.idempotencyKey,
+    argsHash: question.argsHash,
+  };
+}
+
+/** The batch of the suspended run: its own turn id, so that a held call keeps its idempotency key. */
+function runBatch(options: ContinueSuspendedRunOptions): ToolBatchContext {
+  return { ...options.batch, turnId: options.run.runTurnId, tools: options.tools };
 }
 
 function resumeWith(

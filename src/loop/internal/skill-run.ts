@@ -12,7 +12,7 @@ import type {
 import type { ToolCallRequest, ToolCallResult } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
 import type { Clock, IdGenerator, StopSource } from '../../util/index.js';
-import { createWithinWatch, type WithinWatch } from '../await-within.js';
+import type { WithinDeadlines } from '../await-within.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
 import type { SkillLoopLimits } from '../skill-loop-limits.js';
 import type { SkillLoopState } from '../skill-loop-state.js';
@@ -51,8 +51,6 @@ export interface SkillRun {
    * only after a call was stopped (see `sharedController`).
    */
   abort: AbortController | undefined;
-  /** Watches the limits and the stop for the run's model calls and tool batches (see `watchOf`). */
-  watch: WithinWatch | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
@@ -110,28 +108,15 @@ export function touch(run: SkillRun): void {
   run.state.lastActivityAt = run.clock.now();
 }
 
-/** When the idle and wall-clock limits pass, for `awaitWithin`. */
-export function deadlines(run: SkillRun): { idleDeadline: () => number; wallDeadline: number } {
+/** The run's idle and wall-clock limits and the user's stop, for `awaitWithin`. */
+export function deadlines(run: SkillRun): WithinDeadlines {
   return {
-    idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
-    wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
-  };
-}
-
-/**
- * The run's watch over its idle and wall-clock limits and the user's stop, for `awaitWithin`: one timer
- * and one abort listener for all its model calls and tool batches, instead of one of each per call.
- * Made at the first call; `runSkillLoop` closes it when the run ends.
- */
-export function watchOf(run: SkillRun): WithinWatch {
-  run.watch ??= createWithinWatch({
     clock: run.clock,
     idleDeadline: () => run.state.lastActivityAt + run.limits.maxIdleMs,
     wallDeadline: run.state.startedAt + run.limits.maxWallMs - run.state.priorElapsedMs,
-    ...(run.signal ? { signal: run.signal } : {}),
-    ...(run.stop ? { stop: run.stop } : {}),
-  });
-  return run.watch;
+    signal: run.signal,
+    stop: run.stop,
+  };
 }
 
 /** The user asked to stop: the signal aborted, the stop was asked for, or the stop flag is up. */
@@ -153,11 +138,10 @@ export function offeredToolNames(run: SkillRun): string[] {
 export type ModelTools = LanguageModelV3FunctionTool[];
 
 /**
- * The controller whose signal the run's next model call or tool batch gets: one per run, as the AI
- * SDK's own loop hands one signal to every step of a run, so that a step does not pay for a new
- * `AbortController` (and, on Node 20, a new hidden class per signal). It is aborted only when a call is
- * stopped — the run then ends — and a new one is made if the run goes on anyway. Tools never see it:
- * each call gets a signal of its own.
+ * The controller whose signal the run's next model call or tool batch gets: one per run, as the AI SDK's
+ * own loop hands one signal to every step of a run. It is aborted only when a call is stopped — the run
+ * then ends — and a new one is made if the run goes on anyway. Tools never see it: each call gets a signal
+ * of its own. Kept for its cost, docs/decisions/0034.
  */
 export function sharedController(run: SkillRun): AbortController {
   const current = run.abort;

@@ -9,49 +9,22 @@ import {
   capabilityLevels,
   type ToolSpec,
 } from '../../spec/index.js';
+import type { CallAssessment, RiskLevel } from '../call-assessment.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import type { ToolSet } from '../tool-definition.js';
 
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-
-export interface CallAssessment {
-  /** Set when the batch's policy forbids the tool's level: the call is refused. */
-  refusal?: string;
-  /** Why the call needs a human's yes; empty when it does not. */
-  approvalReasons: string[];
-  /** The same, as grounds an approval lookup can reason about. */
-  grounds: ApprovalGround[];
-  risk: RiskLevel;
-}
+export type { CallAssessment, RiskLevel } from '../call-assessment.js';
 
 const risks: readonly RiskLevel[] = ['low', 'medium', 'high', 'critical'];
 const coverage = new WeakMap<ToolSet, boolean>();
-
-/**
- * The assessment of a call that needs no approval and is not refused, one per risk level, shared by every
- * such call: a call in flight keeps its assessment, and most calls have nothing to say. Frozen, so that no
- * stage can change what every other call reads.
- */
-const plainAssessments = new Map<RiskLevel, CallAssessment>(
-  risks.map((risk) => [
-    risk,
-    Object.freeze({
-      approvalReasons: Object.freeze([]) as unknown as string[],
-      grounds: Object.freeze([]) as unknown as ApprovalGround[],
-      risk,
-    }),
-  ]),
-);
-
-function plainAssessment(risk: RiskLevel): CallAssessment {
-  return plainAssessments.get(risk) as CallAssessment;
-}
 
 /** The assessment of the state's call, computed on first use. */
 export function assessmentOf(state: ToolCallState): CallAssessment {
   if (state.assessment) return state.assessment;
   const tool = state.tool;
-  const assessment: CallAssessment = tool ? assessCall(tool, state) : plainAssessment('low');
+  const assessment: CallAssessment = tool
+    ? assessCall(tool, state)
+    : { approvalReasons: [], grounds: [], risk: 'low' };
   state.assessment = assessment;
   return assessment;
 }
@@ -90,10 +63,7 @@ function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
     because('taint', `untrusted content from ${taint.sources.join(', ') || 'a tool'} is in the context`);
   }
   const risk = risks[Math.min(risks.length - 1, level + (trifecta ? 1 : 0))] ?? 'critical';
-  if (refusal === undefined && reasons.length === 0) return plainAssessment(risk);
-  const assessment: CallAssessment = { approvalReasons: reasons, grounds, risk };
-  if (refusal !== undefined) assessment.refusal = refusal;
-  return assessment;
+  return { approvalReasons: reasons, grounds, risk, ...(refusal !== undefined ? { refusal } : {}) };
 }
 
 /** All three capability tags on one tool. */

@@ -2,27 +2,22 @@ import type { AuditRecord, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
-import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult, toContextText } from '../tool-results.js';
 
 /**
  * The audit log (seed 003): every call of a `controlled`, `restricted` or `privileged` tool gets a row
  * written before the call (tool, level, risk, redacted input summary, status `started`) and completed
- * after it (status, redacted output summary, duration). A gate, a denial or a rate limit that stops
- * the call completes the row as `denied`; an approval request as `suspended`. A row that cannot be
- * written stops the call: what cannot be audited does not run.
+ * after it (see `completeAudit`). The row is written before the capability gate, so that a call the gate,
+ * a person or a rate limit stops is on record too. A row that cannot be written stops the call: what
+ * cannot be audited does not run.
  */
-export const auditCall: ToolStage = (state, next) =>
-  state.tool && state.batch.store && state.tool.capability !== 'safe' ? audit(state, next) : next(state);
-
-const audit: ToolStage = async (state, next) => {
+export async function startAudit(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const { tool, batch } = state;
   const store = batch.store;
-  if (!tool || !store || tool.capability === 'safe') return next(state);
+  if (!tool || !store || tool.capability === 'safe') return undefined;
   const startedAt = batch.clock.now();
-  let id: number;
   try {
-    id = await store.appendAudit({
+    const id = await store.appendAudit({
       threadId: batch.threadId,
       callId: state.request.callId,
       toolName: tool.name,
@@ -33,6 +28,8 @@ const audit: ToolStage = async (state, next) => {
       status: 'started',
       createdAt: startedAt,
     });
+    state.audit = { id, startedAt };
+    return undefined;
   } catch (error) {
     const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
     return errorResult(
@@ -42,22 +39,30 @@ const audit: ToolStage = async (state, next) => {
       false,
     );
   }
-  const result = await next(state);
+}
+
+/**
+ * Completes the call's audit row: status (a call that never ran because something stopped it is
+ * `denied`, one waiting for a person `suspended`), redacted output summary with the simulation, duration.
+ */
+export async function completeAudit(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+  const { audit, batch } = state;
+  if (!audit || !batch.store) return result;
   try {
-    await store.completeAudit({
-      id,
+    await batch.store.completeAudit({
+      id: audit.id,
       status: auditStatus(state, result),
       outputSummary:
         result.status !== 'suspended' && result.simulation
           ? `${summarize(result.contextText)}\n[simulation] ${summarize(result.simulation)}`
           : summarize(result.contextText),
-      durationMs: Math.max(0, batch.clock.now() - startedAt),
+      durationMs: Math.max(0, batch.clock.now() - audit.startedAt),
     });
   } catch {
     // The call has happened; its result must reach the model even if the row stays `started`.
   }
   return result;
-};
+}
 
 function auditStatus(state: ToolCallState, result: ToolCallResult): AuditRecord['status'] {
   if (result.status === 'success') return 'succeeded';

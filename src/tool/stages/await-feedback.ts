@@ -1,23 +1,18 @@
-import type { BlockingToolSpec, ToolCallResult } from '../../spec/index.js';
+import type { ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
 
 /**
  * A blocking tool (seed 002 HITL) never runs: its call waits for a person, whose answer becomes its
  * result when the run resumes. A blocking tool the model calls again in a run that was already answered
  * gets that answer back instead of asking again (DESIGN.md invariant 6).
  */
-export const awaitFeedback: ToolStage = (state, next) =>
-  state.tool?.blocking ? holdForFeedback(state) : next(state);
-
-async function holdForFeedback(state: ToolCallState): Promise<ToolCallResult> {
+export async function awaitFeedback(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const tool = state.tool;
-  const blocking = tool?.blocking as BlockingToolSpec;
+  const blocking = tool?.blocking;
+  if (!tool || !blocking) return undefined;
   const earlier = state.batch.answered?.forTool(state.request.toolName);
   if (earlier) return { ...earlier, callId: state.request.callId };
-  const reason = state.batch.redact.text(
-    renderPrompt(blocking.prompt ?? tool?.description ?? '', state.input),
-  );
+  const reason = state.batch.redact.text(renderPrompt(blocking.prompt ?? tool.description, state.input));
   return {
     status: 'suspended',
     kind: 'feedback',

@@ -1,6 +1,5 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
-import { afterStage, type ToolStage } from '../tool-pipeline.js';
 
 /**
  * Keeps a long result's head and tail in the model context with a note of what was left out and the
@@ -8,9 +7,7 @@ import { afterStage, type ToolStage } from '../tool-pipeline.js';
  * back). Runs after redaction, so no cut can split a secret past the redactor. Then appends the
  * anticipatory simulation, if any, so that the cut never removes it.
  */
-export const capResultSize: ToolStage = afterStage(cap);
-
-function cap(state: ToolCallState, result: ToolCallResult): ToolCallResult {
+export async function capResultSize(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
   const max = state.batch.maxContextChars;
   const text = result.contextText;
   let capped: ToolCallResult = result;

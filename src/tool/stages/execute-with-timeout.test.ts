@@ -1,3 +1,5 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ToolCallError } from '../../errors/index.js';
@@ -7,6 +9,10 @@ import { call, createTestContext, deferred } from '../fixtures/batch-context.js'
 import type { ToolExecutionContext } from '../tool-definition.js';
 
 const input = z.object({});
+
+// A full collection on demand, to see what a finished call leaves reachable from the batch's signal.
+setFlagsFromString('--expose-gc');
+const collectGarbage = runInNewContext('gc') as () => void;
 
 describe('execute stage (through executeToolBatch)', () => {
   it('stops a hanging tool at its timeout on the injected clock: the signal aborts and a late result is discarded', async () => {
@@ -218,5 +224,29 @@ describe('execute stage (through executeToolBatch)', () => {
     });
     expect(observed.slice(1).map((o) => o.outcome)).toEqual(observed.slice(1).map(() => 'threw down'));
     expect(observed.length).toBeGreaterThanOrEqual(2);
+  });
+
+  it("keeps nothing of a finished call alive from the batch's signal, which outlives it, the first call included", async () => {
+    const controller = new AbortController();
+    const outputs: WeakRef<object>[] = [];
+    const tool = defineTool({
+      name: 'big',
+      description: 'Returns a large object.',
+      input,
+      execute: () => {
+        const output = { text: 'x'.repeat(10_000) };
+        outputs.push(new WeakRef(output));
+        return output;
+      },
+    });
+    const context = createTestContext([tool], { signal: controller.signal, store: undefined });
+    for (const id of ['first', 'second']) {
+      const [result] = await executeToolBatch([call('big', {}, id)], context);
+      expect(result?.status).toBe('success');
+    }
+    // A weak reference made in this job keeps its target until the job ends.
+    await new Promise((resolve) => setImmediate(resolve));
+    collectGarbage();
+    expect(outputs.map((output) => output.deref())).toEqual([undefined, undefined]);
   });
 });

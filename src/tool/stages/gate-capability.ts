@@ -1,5 +1,6 @@
+import type { ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import type { ToolCallState } from '../tool-call-state.js';
 import { errorResult } from '../tool-results.js';
 
 /**
@@ -10,9 +11,8 @@ import { errorResult } from '../tool-results.js';
  *   while the tools offered to this run cover all three tags between them; or it communicates
  *   externally after a result from a tool that receives untrusted input entered the context (taint).
  */
-export const gateCapability: ToolStage = (state, next) => {
-  if (!state.tool) return next(state);
+export async function gateCapability(state: ToolCallState): Promise<ToolCallResult | undefined> {
+  if (!state.tool) return undefined;
   const { refusal } = assessmentOf(state);
-  if (refusal !== undefined) return Promise.resolve(errorResult(state, 'auth_error', refusal, false));
-  return next(state);
-};
+  return refusal === undefined ? undefined : errorResult(state, 'auth_error', refusal, false);
+}

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { defineTool } from '../define-tool.js';
 import { executeToolBatch } from '../execute-tool-batch.js';
 import { call, createTestContext, deferred } from '../fixtures/batch-context.js';
+import { resumeToolCall } from '../resume-tool-call.js';
 import { createFreshJournal } from '../tool-batch-context.js';
 
 const input = z.object({ to: z.string() });
@@ -140,11 +141,12 @@ describe('journal and replay stages (through executeToolBatch)', () => {
     await context.store?.journalStart(startedEntry());
     const [asked] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], context);
     expect(asked).toMatchObject({ status: 'suspended', kind: 'outcome_unknown' });
-    const [rerun] = await executeToolBatch([call('send', { to: 'ana' }, 'c1')], {
-      ...context,
-      rerunKeys: new Set(['thread-1:turn-1:c1']),
-    });
-    expect(rerun?.status).toBe('success');
+    const rerun = await resumeToolCall(
+      { callId: 'c1', toolName: 'send', idempotencyKey: 'thread-1:turn-1:c1' },
+      { kind: 'rerun', input: { to: 'ana' } },
+      context,
+    );
+    expect(rerun.status).toBe('success');
     expect(runs).toEqual(['ana']);
   });
 

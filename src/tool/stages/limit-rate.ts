@@ -1,9 +1,9 @@
 import type { RateLimitDecision, RateLimitSpec, ToolCallResult } from '../../spec/index.js';
 import { createMemoryRateLimiter } from '../create-memory-rate-limiter.js';
+import type { ToolBatchContext } from '../tool-batch-context.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /** Used when a batch brings no limiter, so that limits hold across the batches of one process. */
@@ -15,34 +15,16 @@ const processLimiter = createMemoryRateLimiter();
  * (the principal by default). A call over a limit gets a `rate_limit` error saying when to try again;
  * a limiter that cannot answer refuses the call (fails closed).
  */
-export const limitRate: ToolStage = (state, next) => {
-  const tool = state.tool;
-  if (!tool) return next(state);
-  const levelLimit = levelLimitOf(state);
-  return tool.rateLimit || levelLimit ? takeUnits(state, next, levelLimit) : next(state);
-};
-
-function levelLimitOf(state: ToolCallState): RateLimitSpec | null | undefined {
-  const { batch } = state;
-  const level = (state.tool as ToolDefinition).capability;
-  return batch.rateLimits && level in batch.rateLimits
-    ? batch.rateLimits[level]
-    : toolDefaults.levelRateLimits[level];
-}
-
-async function takeUnits(
-  state: ToolCallState,
-  next: Parameters<ToolStage>[1],
-  levelLimit: RateLimitSpec | null | undefined,
-): Promise<ToolCallResult> {
-  const tool = state.tool as ToolDefinition;
-  const batch = state.batch;
+export async function limitRate(state: ToolCallState): Promise<ToolCallResult | undefined> {
+  const { tool, batch } = state;
+  if (!tool) return undefined;
   const limiter = batch.rateLimiter ?? processLimiter;
   const scope = batch.rateLimitScope ?? batch.principal ?? '*';
-  const now = batch.clock.now();
+  const levelLimit = levelLimitOf(batch, tool);
   const limits: [string, RateLimitSpec, string][] = [];
   if (tool.rateLimit) limits.push([`tool:${tool.name}:${scope}`, tool.rateLimit, `'${tool.name}'`]);
   if (levelLimit) limits.push([`level:${tool.capability}:${scope}`, levelLimit, `${tool.capability} tools`]);
+  const now = batch.clock.now();
   for (const [key, limit, what] of limits) {
     let decision: RateLimitDecision;
     try {
@@ -65,7 +47,14 @@ async function takeUnits(
       );
     }
   }
-  return next(state);
+  return undefined;
+}
+
+function levelLimitOf(batch: ToolBatchContext, tool: ToolDefinition): RateLimitSpec | null | undefined {
+  const level = tool.capability;
+  return batch.rateLimits && level in batch.rateLimits
+    ? batch.rateLimits[level]
+    : toolDefaults.levelRateLimits[level];
 }
 
 function describeWindow(ms: number): string {

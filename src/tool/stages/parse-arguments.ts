@@ -1,5 +1,6 @@
+import type { ToolCallResult } from '../../spec/index.js';
+import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
-import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /**
@@ -8,7 +9,7 @@ import { errorResult } from '../tool-results.js';
  * string holding a JSON object (arguments encoded twice, as some models do) is unwrapped once; any
  * other value that is not an object is a validation error the model can fix.
  */
-export const parseArguments: ToolStage = (state, next) => {
+export async function parseArguments(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const raw = state.request.input;
   if (typeof raw !== 'string') return refuse(state, 'Arguments must be JSON text.');
   if (raw.length > toolDefaults.maxArgumentChars) {
@@ -20,7 +21,7 @@ export const parseArguments: ToolStage = (state, next) => {
   const text = raw.trim();
   if (text === '') {
     state.input = {};
-    return next(state);
+    return undefined;
   }
   let input: unknown;
   try {
@@ -35,9 +36,9 @@ export const parseArguments: ToolStage = (state, next) => {
     return refuse(state, `Arguments must be a JSON object with named fields, not ${kind}.`);
   }
   state.input = input;
-  return next(state);
-};
+  return undefined;
+}
 
-function refuse(state: Parameters<ToolStage>[0], message: string) {
-  return Promise.resolve(errorResult(state, 'validation_error', message));
+function refuse(state: ToolCallState, message: string): ToolCallResult {
+  return errorResult(state, 'validation_error', message);
 }

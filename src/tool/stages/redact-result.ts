@@ -1,16 +1,18 @@
 import type { ToolCallResult } from '../../spec/index.js';
-import { afterStage, type ToolStage } from '../tool-pipeline.js';
+import type { Redactor } from '../tool-batch-context.js';
+import type { ToolCallState } from '../tool-call-state.js';
 
 /**
- * Removes secrets from the output, the error text and the context text before anything journals,
+ * Removes secrets from the tool's output, error text and context text before anything journals,
  * audits, caps or shows them (DESIGN.md invariant 8). Redaction runs before any truncation, so no cut
- * can leave half a secret that no pattern recognises.
+ * can leave half a secret that no pattern recognises. What a guard answered with (a refusal, a replayed
+ * or cached result) was redacted when it was made.
  */
-export const redactResult: ToolStage = afterStage((state, result) =>
-  redactToolResult(result, state.batch.redact),
-);
+export async function redactResult(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+  return state.executed ? redactToolResult(result, state.batch.redact) : result;
+}
 
-function redactToolResult(result: ToolCallResult, redact: Parameters<ToolStage>[0]['batch']['redact']) {
+function redactToolResult(result: ToolCallResult, redact: Redactor): ToolCallResult {
   if (result.status === 'success') {
     const output = redact.value(result.output);
     // A string output is its own context text: redact it once.

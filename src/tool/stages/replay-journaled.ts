@@ -1,34 +1,27 @@
 import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /**
  * Answers a call whose result is already journaled (a resumed or repeated batch) with that result,
  * before any gate, limit or audit sees it: what happened is not asked for again, counted again or run
  * again (DESIGN.md invariant 5). The same call id with other arguments is refused, never answered with
- * another call's result.
+ * another call's result. A turn begun in this process under a new id reads only the keys it journaled
+ * itself: nothing else can be there (docs/decisions/0038).
  */
-export const replayJournaled: ToolStage = (state, next) => {
-  if (!state.batch.store || !state.tool) return next(state);
-  const fresh = state.batch.freshJournal;
-  // A turn begun here under a new id: only what it journaled itself can be there. Answered without an
-  // async frame, whose promise would only wrap the inner stages' one.
-  if (fresh && fresh.turnId === state.batch.turnId && !fresh.keys.has(idempotencyKeyOf(state))) {
+export async function replayJournaled(state: ToolCallState): Promise<ToolCallResult | undefined> {
+  const { store, freshJournal, turnId } = state.batch;
+  if (!store || !state.tool) return undefined;
+  const key = idempotencyKeyOf(state);
+  if (freshJournal && freshJournal.turnId === turnId && !freshJournal.keys.has(key)) {
     state.journaled = null;
-    return next(state);
+    return undefined;
   }
-  return replay(state, next);
-};
-
-const replay: ToolStage = async (state, next) => {
-  const store = state.batch.store;
-  if (!store || !state.tool) return next(state);
-  const entry = await store.readJournal(idempotencyKeyOf(state));
+  const entry = await store.readJournal(key);
   state.journaled = entry ?? null;
-  if (!entry || entry.status === 'started' || entry.result === undefined) return next(state);
+  if (!entry || entry.status === 'started' || entry.result === undefined) return undefined;
   return replayEntry(state, entry);
-};
+}
 
 /**
  * The answer to a call whose journal row has a result: that result, unless the row belongs to another

@@ -1,22 +1,19 @@
-import type { ApprovalState } from '../../spec/index.js';
+import type { ApprovalState, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
-import { argsHashOf, idempotencyKeyOf } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
+import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import { approvalRequest, errorResult } from '../tool-results.js';
 
 /**
  * Holds a call that needs approval (see the capability gate) until a human said yes to exactly this
- * call: the batch's `approvals` lookup is asked with the call's idempotency key, argument hash and the
- * grounds for approval.
+ * call: a resumed call approved by a person for exactly these arguments goes on; otherwise the batch's
+ * `approvals` lookup is asked with the call's idempotency key, argument hash and the grounds for approval.
  * `approved` lets it run; `denied` answers the model with a final `auth_error`; no decision returns a
  * suspension (status `suspended`, kind `approval`), which the durability layer saves and resumes.
  * A lookup that fails refuses the call: approval fails closed.
  */
-export const requireApproval: ToolStage = (state, next) =>
-  assessmentOf(state).approvalReasons.length === 0 ? next(state) : holdForApproval(state, next);
-
-const holdForApproval: ToolStage = async (state, next) => {
+export async function requireApproval(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const { approvalReasons, grounds } = assessmentOf(state);
+  if (approvalReasons.length === 0) return undefined;
   const idempotencyKey = idempotencyKeyOf(state);
   const argsHash = argsHashOf(state);
   // The same call, already approved and run or refused in this run, is answered with what it got.
@@ -24,7 +21,8 @@ const holdForApproval: ToolStage = async (state, next) => {
   if (earlier) return { ...earlier, callId: state.request.callId };
   const reason = approvalReasons.join('; ');
   let verdict: ApprovalState = 'none';
-  if (state.batch.approvals) {
+  if (state.approvedArgsHash !== undefined && state.approvedArgsHash === argsHash) verdict = 'approved';
+  else if (state.batch.approvals) {
     try {
       verdict = await state.batch.approvals.isApproved({
         idempotencyKey,
@@ -44,11 +42,11 @@ const holdForApproval: ToolStage = async (state, next) => {
       );
     }
   }
-  if (verdict === 'approved') return next(state);
+  if (verdict === 'approved') return undefined;
   if (verdict === 'denied') {
     const refused = errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
     if (refused.status === 'error') refused.error.refusedBy = 'person';
     return refused;
   }
   return approvalRequest(state, { reason, idempotencyKey, argsHash });
-};
+}

@@ -1,31 +1,28 @@
 import type { ToolCallResult, ToolError } from '../../spec/index.js';
+import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { afterStage, type ToolStage } from '../tool-pipeline.js';
+import type { Execute } from '../tool-stage.js';
 
 /**
  * Runs a failed call again, with exponential backoff on the batch's clock (1 s, 2 s, 4 s … at most
  * 30 s, or longer when the tool said `retryAfterMs`), at most `maxRetries` times after the first.
- * Only retryable errors are retried, and only for idempotent tools, except a `rate_limit` refusal,
- * which means the other side did nothing. A timed-out non-idempotent call is never run again. The same
- * idempotency key is used for every attempt. Cancelling the batch ends the wait.
+ * Only the tool's own failures are retried (not a guard's refusal), only retryable ones, and only for
+ * idempotent tools, except a `rate_limit` refusal, which means the other side did nothing. A timed-out
+ * non-idempotent call is never run again. The same idempotency key is used for every attempt.
+ * Cancelling the batch ends the wait.
  */
-export const retryCall: ToolStage = afterStage((state, first, next) =>
-  first.status === 'error' && state.tool && mayRetry(state.tool, first.error)
-    ? retry(state, next, first)
-    : first,
-);
-
-async function retry(
-  state: Parameters<ToolStage>[0],
-  next: Parameters<ToolStage>[1],
+export async function retryCall(
+  state: ToolCallState,
   first: ToolCallResult,
+  execute: Execute,
 ): Promise<ToolCallResult> {
-  const tool = state.tool as ToolDefinition;
-  let result = first;
+  const tool = state.tool;
+  if (!state.executed || !tool || first.status !== 'error' || !mayRetry(tool, first.error)) return first;
   const { clock, signal, retry } = state.batch;
   const base = retry?.baseDelayMs ?? toolDefaults.retryBaseDelayMs;
   const max = retry?.maxDelayMs ?? toolDefaults.retryMaxDelayMs;
+  let result: ToolCallResult = first;
   while (result.status === 'error' && state.attempts <= tool.maxRetries && mayRetry(tool, result.error)) {
     const backoff = Math.min(max, base * 2 ** (state.attempts - 1));
     const wanted = state.retryAfterMs ?? 0;
@@ -35,7 +32,7 @@ async function retry(
     } catch {
       break;
     }
-    result = await next(state);
+    result = await execute(state);
   }
   return state.attempts > 1 ? withAttempts(result, state.attempts) : result;
 }

@@ -1,24 +1,17 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, type ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
 
 /**
  * Reuses a recent success of an idempotent tool that declares `cacheTtlMs`, for the same arguments and
  * the same principal (or thread, without one): the world is not asked again, no rate-limit unit is
  * spent. Runs after the capability gate and approval, so a cached result never skips either. What is
- * cached is the redacted, uncut result; without a `resultCache` in the batch nothing is cached.
+ * cached (by `cacheResult`, after the call) is the redacted, uncut result; without a `resultCache` in
+ * the batch nothing is cached.
  */
-export const reuseCachedResult: ToolStage = (state, next) => {
-  const tool = state.tool;
-  return tool?.idempotent && tool.cacheTtlMs && state.batch.resultCache
-    ? throughCache(state, next)
-    : next(state);
-};
-
-const throughCache: ToolStage = async (state, next) => {
+export async function reuseCachedResult(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const cache = state.batch.resultCache;
   const tool = state.tool;
-  if (!cache || !tool?.cacheTtlMs) return next(state);
+  if (!cache || !tool?.idempotent || !tool.cacheTtlMs) return undefined;
   const key = cacheKeyOf(state);
   const hit = await cache.get(key).catch(() => undefined);
   if (hit !== undefined) {
@@ -30,13 +23,19 @@ const throughCache: ToolStage = async (state, next) => {
       // An unreadable entry is a miss.
     }
   }
-  const result = await next(state);
-  if (result.status === 'success') {
-    const { simulation: _simulation, outputRef: _outputRef, ...kept } = result;
-    await cache.set(key, JSON.stringify(kept), tool.cacheTtlMs).catch(() => undefined);
-  }
+  state.cacheKey = key;
+  return undefined;
+}
+
+/** Caches a success of a call that `reuseCachedResult` missed, without its simulation or stored ref. */
+export async function cacheResult(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+  const cache = state.batch.resultCache;
+  const ttl = state.tool?.cacheTtlMs;
+  if (state.cacheKey === undefined || !cache || !ttl || result.status !== 'success') return result;
+  const { simulation: _simulation, outputRef: _outputRef, ...kept } = result;
+  await cache.set(state.cacheKey, JSON.stringify(kept), ttl).catch(() => undefined);
   return result;
-};
+}
 
 function cacheKeyOf(state: ToolCallState): string {
   const { principal, threadId } = state.batch;

@@ -6,28 +6,21 @@ import {
   takeFileSnapshot,
 } from '../../consistency/index.js';
 import { FileSnapshotError } from '../../errors/index.js';
-import type { FileSnapshotRecord, FileTouchSpec, ToolCallResult } from '../../spec/index.js';
+import type { FileSnapshotRecord, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
-import type { ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /**
  * State consistency (seed 004, DESIGN.md §6): before a tool that declares the files it changes
  * (`touches`) runs, those files — bytes, mode, or that they do not exist — are saved in a durable
- * snapshot keyed by the call. The stage sits inside the journal, so a call whose result is journaled
- * never snapshots again, and it wraps the retries, so the snapshot is of before the first attempt.
- * After the call: success commits the snapshot (it stays listed, and can still be rolled back); a
- * failure or an abort that left files changed becomes a `rollback` question — roll back, keep, or
- * continue — carrying the snapshot id and the error; a failure that changed nothing is just the error.
- * A path outside the allowed root refuses the call before it runs.
+ * snapshot keyed by the call. The guard comes after the journal's, so a call whose result is journaled
+ * never snapshots again, and before the retries, so the snapshot is of before the first attempt. A path
+ * outside the allowed root refuses the call before it runs. After the call, `settleFileChanges`.
  */
-export const snapshotFiles: ToolStage = (state, next) =>
-  state.tool?.touches ? snapshotAround(state, next) : next(state);
-
-const snapshotAround: ToolStage = async (state, next) => {
-  const { files, threadId, turnId, clock } = state.batch;
+export async function snapshotFiles(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const tool = state.tool;
-  if (!tool) return next(state);
+  if (!tool?.touches) return undefined;
+  const { files, threadId, turnId, clock } = state.batch;
   if (!files)
     return errorResult(
       state,
@@ -35,18 +28,18 @@ const snapshotAround: ToolStage = async (state, next) => {
       'This tool changes files, and no snapshot store is configured to protect them; it did not run.',
       false,
     );
-  let record: FileSnapshotRecord;
   try {
-    record = await takeFileSnapshot({
+    state.fileSnapshot = await takeFileSnapshot({
       service: files,
       threadId,
       turnId,
       callId: state.request.callId,
       toolName: tool.name,
       idempotencyKey: idempotencyKeyOf(state),
-      paths: selectTouchedPaths(tool.touches as FileTouchSpec, state.input),
+      paths: selectTouchedPaths(tool.touches, state.input),
       now: clock.now(),
     });
+    return undefined;
   } catch (error) {
     const refused = FileSnapshotError.isInstance(error) && error.reason !== 'corrupt';
     const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
@@ -57,8 +50,21 @@ const snapshotAround: ToolStage = async (state, next) => {
       false,
     );
   }
-  const result = await next(state);
-  if (result.status === 'suspended') return result;
+}
+
+/**
+ * After a call whose files were snapshotted: success commits the snapshot (it stays listed, and can still
+ * be rolled back); a failure or an abort that left files changed becomes a `rollback` question — roll
+ * back, keep, or continue — carrying the snapshot id and the error; a failure that changed nothing is
+ * just the error.
+ */
+export async function settleFileChanges(
+  state: ToolCallState,
+  result: ToolCallResult,
+): Promise<ToolCallResult> {
+  const record = state.fileSnapshot;
+  const { files, threadId, clock } = state.batch;
+  if (!record || !files || result.status === 'suspended') return result;
   // The status is a note for people: failing to write it must not turn the call's own result into an
   // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
   const append = async (status: 'committed' | 'failed') => {
@@ -81,7 +87,7 @@ const snapshotAround: ToolStage = async (state, next) => {
   const changed = await listChangedFiles(files, record).catch(() => record.files.map((f) => f.path));
   if (changed.length === 0) return result;
   return rollbackQuestion(state, result, record, changed);
-};
+}
 
 function rollbackQuestion(
   state: ToolCallState,

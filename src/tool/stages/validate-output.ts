@@ -1,18 +1,16 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import type { ToolCallState } from '../tool-call-state.js';
-import { afterStage, type ToolStage } from '../tool-pipeline.js';
 import { errorResult } from '../tool-results.js';
 
 /**
- * Checks a successful output against the tool's output schema before anyone consumes it; an output
+ * Checks the tool's successful output against its output schema before anyone consumes it; an output
  * that breaks it is a `server_error` (not retried: the tool answered, wrongly) listing the problems.
+ * A result reused from the journal or the cache was checked when the tool gave it.
  */
-export const validateOutput: ToolStage = afterStage(checkOutput);
-
-function checkOutput(state: ToolCallState, result: ToolCallResult): ToolCallResult {
+export async function validateOutput(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
   const schema = state.tool?.outputSchema;
-  if (result.status !== 'success' || schema === undefined) return result;
+  if (!state.executed || result.status !== 'success' || schema === undefined) return result;
   const verdict = compileSchema(schema)(result.output);
   if (verdict.valid) return result;
   const problems = verdict.problems.slice(0, 10).join('; ');

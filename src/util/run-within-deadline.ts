@@ -1,0 +1,175 @@
+/**
+ * The one deadline race of flowstack, shared by the tool timeout (the pipeline's execute stage) and the
+ * skill run's limits (its model calls and tool batches): outside work is waited for until it settles, its
+ * deadline passes on the injected clock, or the caller stops it, whichever comes first. When the deadline
+ * or the stop wins, the work's signal is aborted and whatever the work does later is discarded. Once the
+ * race is decided nothing of it is left behind: no timer, and no listener on the caller's signal, which
+ * outlives the call (a run's or a batch's signal serves many calls).
+ *
+ * `AbortSignal.timeout` does not fit: deadlines are on the injected clock, so that tests never wait on the
+ * wall clock. Nor does `AbortSignal.any`: a signal made from a long-lived one stays linked to it until that
+ * one aborts (nodejs/node#55351), and the caller's signal here is long-lived.
+ */
+import type { Clock } from './clock.js';
+import type { StopSource } from './stop-source.js';
+
+export type DeadlineOutcome<T> =
+  | { status: 'done'; value: T }
+  | { status: 'failed'; error: unknown }
+  /** `started`: the work was begun before the deadline or the stop; it is not begun after either. */
+  | { status: 'deadline'; started: boolean }
+  | { status: 'stopped'; started: boolean };
+
+export interface RunWithinDeadlineOptions<T> {
+  clock: Clock;
+  /**
+   * When the work must have settled, on `clock`. A function is read again whenever the wait for it ends,
+   * so a deadline that moves later (an idle limit that activity renews) is followed.
+   */
+  deadline: number | (() => number);
+  /** The caller's stop: the user's, or a cancelled batch's. */
+  signal?: AbortSignal | undefined;
+  /** A stop told by callback (a lost thread lease), which works as `signal` does. */
+  stop?: StopSource | undefined;
+  /** What the work's signal is aborted with when the deadline passes. */
+  deadlineReason?: () => unknown;
+  /** What the work's signal is aborted with when the caller stops it; the stop's own reason by default. */
+  stopReason?: () => unknown;
+  /**
+   * The controller whose signal the work gets, for a caller whose consecutive calls share one (a skill
+   * run's model calls and tool batches); aborted when the deadline or the stop wins. Left out, the call
+   * gets a controller of its own.
+   */
+  controller?: AbortController | undefined;
+  /** The work, handed the signal (`abort.signal`) that aborts when the deadline or the stop wins. */
+  work: (abort: WorkAbort) => Promise<T> | T;
+}
+
+/** What the work is handed: its signal, which aborts when the deadline or the stop wins. */
+export interface WorkAbort {
+  readonly signal: AbortSignal;
+}
+
+/**
+ * Runs `work` within its deadline and the caller's stop, and says which came first. The work begins in a
+ * later microtask, never inside this call; it is not begun at all once the caller stopped or the
+ * deadline passed (`started: false`).
+ *
+ * @example
+ * const outcome = await runWithinDeadline({
+ *   clock: systemClock,
+ *   deadline: systemClock.now() + 5_000,
+ *   signal: userSignal,
+ *   work: (abort) => fetch(url, { signal: abort.signal }),
+ * });
+ * if (outcome.status === 'deadline') console.log('no answer within 5 s');
+ */
+export async function runWithinDeadline<T>(
+  options: RunWithinDeadlineOptions<T>,
+): Promise<DeadlineOutcome<T>> {
+  const { clock, signal, stop } = options;
+  const deadline = typeof options.deadline === 'number' ? constant(options.deadline) : options.deadline;
+  if (signal?.aborted || stop?.stopped) return { status: 'stopped', started: false };
+  if (clock.now() >= deadline()) return { status: 'deadline', started: false };
+  const workAbort = options.controller ?? createLazyAbort();
+  const watches: (() => void)[] = [];
+  let decided = false;
+  try {
+    const outcome = await new Promise<DeadlineOutcome<T>>((resolve) => {
+      const decide = (outcome: DeadlineOutcome<T>) => {
+        decided = true;
+        resolve(outcome);
+      };
+      watches.push(watchDeadline(clock, deadline, () => decide({ status: 'deadline', started: true })));
+      if (signal || stop)
+        watches.push(watchStop(signal, stop, () => decide({ status: 'stopped', started: true })));
+      // The work begins once the caller holds the promise of its outcome and its deadline and stop are
+      // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
+      // stop that came meanwhile has decided the race, and the work is not begun.
+      Promise.resolve()
+        .then(() => (decided ? undefined : options.work(workAbort)))
+        .then(
+          (value) => decide({ status: 'done', value: value as T }),
+          (error: unknown) => decide({ status: 'failed', error }),
+        );
+    });
+    if (outcome.status === 'deadline')
+      workAbort.abort(options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'));
+    if (outcome.status === 'stopped')
+      workAbort.abort(
+        options.stopReason ? options.stopReason() : signal?.aborted ? signal.reason : stop?.reason,
+      );
+    return outcome;
+  } finally {
+    for (const unwatch of watches) unwatch();
+  }
+}
+
+function constant(value: number): () => number {
+  return () => value;
+}
+
+/**
+ * Calls `onPassed` once the deadline has passed on `clock`, reading a moving deadline again whenever its
+ * timer fires. Returns the function that stops watching.
+ */
+function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => void): () => void {
+  let cancelTimer: (() => void) | undefined;
+  const check = () => {
+    const left = deadline() - clock.now();
+    if (left <= 0) onPassed();
+    else cancelTimer = startTimer(clock, left, check);
+  };
+  check();
+  return () => cancelTimer?.();
+}
+
+const timerCancelled = new Error('The race was decided before the timer fired.');
+
+/** A cancellable timer on the clock: its own `setTimer` when it has one, else `sleep` with a signal. */
+function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+  if (clock.setTimer) return clock.setTimer(ms, callback);
+  const sleeping = new AbortController();
+  clock.sleep(ms, sleeping.signal).then(
+    () => (sleeping.signal.aborted ? undefined : callback()),
+    () => undefined,
+  );
+  return () => sleeping.abort(timerCancelled);
+}
+
+/** Calls `onStop` when the caller stops. Returns the function that takes its listeners back. */
+function watchStop(
+  signal: AbortSignal | undefined,
+  stop: StopSource | undefined,
+  onStop: () => void,
+): () => void {
+  signal?.addEventListener('abort', onStop, { once: true });
+  const unwatch = stop?.onStop(onStop);
+  return () => {
+    signal?.removeEventListener('abort', onStop);
+    unwatch?.();
+  };
+}
+
+/**
+ * An abort controller whose signal is made only when the work first reads it (already aborted if the race
+ * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008.
+ */
+function createLazyAbort(): WorkAbort & { abort(reason: unknown): void } {
+  let controller: AbortController | undefined;
+  let aborted: { reason: unknown } | undefined;
+  return {
+    get signal() {
+      if (!controller) {
+        controller = new AbortController();
+        if (aborted) controller.abort(aborted.reason);
+      }
+      return controller.signal;
+    },
+    abort(reason) {
+      if (aborted) return;
+      aborted = { reason };
+      controller?.abort(reason);
+    },
+  };
+}
