@@ -76,9 +76,7 @@ export async function routeTurn(options: RouteTurnOptions): Promise<void> {
       return pushRoute(options, { kind: 'route', ...route }, false);
     return reask(turn, pending);
   }
-  const decision = await routeInput(
-    Object.assign({}, model, { text, rules: options.rules, flows: options.flows }),
-  );
+  const decision = await routeInput({ ...model, text, rules: options.rules, flows: options.flows });
   if (decision.kind === 'built-in') return applyBuiltIn(options, decision, undefined);
   return pushRoute(options, decision);
 }
