@@ -8,11 +8,12 @@ import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { StackDepthError } from '../errors/index.js';
 import { activeFlow, type FlowDefinition, transitionDialogue } from '../flow/index.js';
 import type { HistoryMessage } from '../memory/index.js';
-import { resolveAmbiguity } from '../policy/index.js';
 import type { PendingQuestion } from '../spec/index.js';
-import { commitDialogue, dialogueOf, observe, type TurnState } from '../turn/index.js';
+import { commitDialogue, dialogueOf, observe, type TurnState, update } from '../turn/index.js';
 import type { IdGenerator } from '../util/index.js';
-import { cloneData, stableHash } from '../util/index.js';
+import { cloneData } from '../util/index.js';
+import { decideBuiltIn, describeCatalogText } from './decide-built-in.js';
+import { decidePendingAnswer } from './decide-pending-answer.js';
 import { type Decision, decideRoute } from './decide-route.js';
 import type { FastPathRule } from './fast-path.js';
 import { answerFlow, noFlow, predictFlow } from './predict-flow.js';
@@ -34,10 +35,6 @@ export interface RouteTurnOptions {
   stream?: boolean;
   signal?: AbortSignal;
 }
-
-/** Answers of at most this many words to a pending question are taken as answers without asking the model. */
-const shortAnswerWords = 6;
-const constrainedTypes = new Set(['number', 'date', 'category', 'range']);
 
 export async function routeTurn(options: RouteTurnOptions): Promise<void> {
   const { turn, text } = options;
@@ -81,6 +78,7 @@ export async function routeTurn(options: RouteTurnOptions): Promise<void> {
   return pushRoute(options, decision);
 }
 
+/** Records what answers the pending question (`decidePendingAnswer`); false when the message is no answer. */
 function answerPending(
   options: RouteTurnOptions,
   pending: PendingQuestion,
@@ -95,72 +93,39 @@ function answerPending(
     delete snapshot.pending;
     return false;
   }
-  const resolution = resolveAmbiguity({ pending, text, spec, flow });
-  const short = text.trim().split(/\s+/).length <= shortAnswerWords;
-  const slot = spec.slots.find((s) => s.name === pending.slot);
-  const constrained =
-    slot !== undefined &&
-    (constrainedTypes.has(slot.type) || (slot.type === 'entity' && slot.entities !== undefined));
-  if (resolution.kind === 'fill' && (short || constrained || confirmedByModel)) {
-    delete snapshot.pending;
-    commitDialogue(
-      turn,
-      transitionDialogue(dialogueOf(snapshot), {
-        type: 'fill-slots',
-        flowId: flow.id,
-        slots: resolution.slots,
-      }),
-    );
-    observe(
-      turn,
-      'intent',
-      { source: 'answer', flow: flow.name, slots: resolution.slots, level: pending.level },
-      flow.id,
-    );
-    return true;
-  }
-  if (confirmedByModel && pending.slot && labels[pending.slot] !== undefined) {
-    const filled = spec.fillSlotsByLabel(flow, { [pending.slot]: labels[pending.slot] });
-    if (filled.rejected.length === 0) {
+  const answer = decidePendingAnswer({ pending, text, flow, spec, confirmedByModel, labels });
+  switch (answer.kind) {
+    case 'fill':
       delete snapshot.pending;
-      commitDialogue(
-        turn,
-        transitionDialogue(dialogueOf(snapshot), {
-          type: 'fill-slots',
-          flowId: flow.id,
-          slots: filled.flow.slots,
-        }),
-      );
+      update(turn, { type: 'fill-slots', flowId: flow.id, slots: answer.slots });
       observe(
         turn,
         'intent',
-        { source: 'answer', flow: flow.name, slots: filled.flow.slots, level: pending.level },
+        { source: 'answer', flow: flow.name, slots: answer.slots, level: pending.level },
         flow.id,
       );
       return true;
-    }
+    case 'clarified':
+      delete snapshot.pending;
+      observe(
+        turn,
+        'intent',
+        { source: 'answer', flow: flow.name, level: pending.level, clarification: text },
+        flow.id,
+      );
+      return true;
+    case 'invalid':
+      snapshot.pending = answer.question;
+      observe(
+        turn,
+        'clarification',
+        { slot: pending.slot, question: answer.question.question, level: 'specific' },
+        flow.id,
+      );
+      return true;
+    case 'none':
+      return false;
   }
-  if (resolution.kind === 'clarified' && (short || confirmedByModel)) {
-    delete snapshot.pending;
-    observe(
-      turn,
-      'intent',
-      { source: 'answer', flow: flow.name, level: pending.level, clarification: text },
-      flow.id,
-    );
-    return true;
-  }
-  if (resolution.kind === 'invalid' && short && !confirmedByModel) {
-    snapshot.pending = resolution.question;
-    observe(
-      turn,
-      'clarification',
-      { slot: pending.slot, question: resolution.question.question, level: 'specific' },
-      flow.id,
-    );
-    return true;
-  }
-  return false;
 }
 
 function reask(turn: TurnState, pending: PendingQuestion): void {
@@ -179,58 +144,17 @@ function applyBuiltIn(
   pending: PendingQuestion | undefined,
 ): void {
   const { turn } = options;
-  const snapshot = turn.snapshot;
   observe(turn, 'intent', { source: 'fast-path', builtIn: decision.builtIn, strategy: 'script' });
-  const active = activeFlow(snapshot.stack);
-  switch (decision.builtIn) {
-    case 'confirm': {
-      const flow = snapshot.stack.find((f) => f.id === pending?.flowId);
-      delete snapshot.pending;
-      if (!flow) return;
-      if (decision.answer === 'yes') {
-        commitDialogue(
-          turn,
-          transitionDialogue(dialogueOf(snapshot), {
-            type: 'confirm',
-            flowId: flow.id,
-            hash: stableHash(flow.slots),
-          }),
-        );
-        return;
-      }
-      commitDialogue(turn, transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: flow.id }));
-      turn.replyParts.push({ text: `All right, I will not ${describe(options, flow.name)}.` });
-      return;
-    }
-    case 'cancel': {
-      delete snapshot.pending;
-      if (!active) {
-        turn.replyParts.push({ text: 'There is nothing to cancel.' });
-        return;
-      }
-      commitDialogue(
-        turn,
-        transitionDialogue(dialogueOf(snapshot), { type: 'invalidate', flowId: active.id }),
-      );
-      turn.replyParts.push({ text: `Cancelled: ${describe(options, active.name)}.` });
-      return;
-    }
-    case 'repeat': {
-      const last = [...(options.history ?? [])].reverse().find((m) => m.role === 'assistant')?.text;
-      const without = last && pending ? last.replace(pending.question, '').trim() : last;
-      turn.replyParts.push({ text: without || (last ? '' : 'I have not said anything yet.') });
-      return;
-    }
-    case 'greeting':
-      turn.replyParts.push({ text: `Hello! ${catalogText(options)}` });
-      return;
-    case 'thanks':
-      turn.replyParts.push({ text: "You're welcome." });
-      return;
-    case 'help':
-      turn.replyParts.push({ text: catalogText(options) });
-      return;
-  }
+  const outcome = decideBuiltIn({
+    decision,
+    stack: turn.snapshot.stack,
+    pending,
+    flows: options.flows,
+    history: options.history ?? [],
+  });
+  if (outcome.clearPending) delete turn.snapshot.pending;
+  if (outcome.transition) update(turn, outcome.transition);
+  if (outcome.reply !== undefined) turn.replyParts.push({ text: outcome.reply });
 }
 
 function pushRoute(
@@ -249,7 +173,7 @@ function pushRoute(
       strategy: decision.strategy,
     });
   if (decision.flow === noFlow || !definition || definition.intent === 'internal') {
-    if (!activeFlow(snapshot.stack)) turn.replyParts.push({ text: catalogText(options) });
+    if (!activeFlow(snapshot.stack)) turn.replyParts.push({ text: describeCatalogText(options.flows) });
     return;
   }
   const { flow, rejected } = definition.fillSlotsByLabel(
@@ -289,16 +213,4 @@ function pushRoute(
     },
     top.id,
   );
-}
-
-function describe(options: RouteTurnOptions, name: string): string {
-  const description = options.flows.get(name)?.description ?? name;
-  return description.charAt(0).toLowerCase() + description.slice(1).replace(/\.$/, '');
-}
-
-function catalogText(options: RouteTurnOptions): string {
-  const lines = [...options.flows.values()]
-    .filter((f) => f.intent !== 'internal')
-    .map((f) => `- ${f.description}`);
-  return `I can help with:\n${lines.join('\n')}`;
 }

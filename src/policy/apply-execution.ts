@@ -48,114 +48,141 @@ export interface AppliedExecution {
   effects: ExecutionEffect[];
 }
 
-export function applyExecution(
-  execution: FlowExecution,
-  where: { place: ExecutionPlace; flow: FlowInstance; intent: Intent | undefined },
-): AppliedExecution {
-  const { place, flow, intent } = where;
-  let state = execution.state;
-  const effects: ExecutionEffect[] = [];
-  const observe = (event: ObservationType, data: Record<string, unknown>) =>
-    effects.push({ type: 'observe', event, data });
-  const failFlow = () => {
-    state = transitionDialogue(state, { type: 'invalidate', flowId: flow.id });
-    state = transitionDialogue(state, { type: 'set-flags', flags: { hasIssues: true } });
-  };
+/** Where the execution ran, as `applyExecution` reads it. */
+export interface ExecutionWhere {
+  place: ExecutionPlace;
+  flow: FlowInstance;
+  intent: Intent | undefined;
+}
+
+export function applyExecution(execution: FlowExecution, where: ExecutionWhere): AppliedExecution {
+  const { place, flow } = where;
+  const applied: AppliedExecution = { state: execution.state, effects: [] };
   if (place === 'flow' && execution.filled.length > 0)
-    observe('intent', { source: 'fill-slots', flow: flow.name, filled: execution.filled });
+    observe(applied, 'intent', { source: 'fill-slots', flow: flow.name, filled: execution.filled });
   switch (execution.kind) {
-    case 'blocked': {
-      const problems = execution.problems.map((p) => p.message).join(' ');
-      if (place === 'item') return done({ type: 'settle', status: 'failed', result: problems });
-      failFlow();
-      effects.push(
-        { type: 'fail-turn' },
-        { type: 'reply', text: `I cannot run "${flow.name}": ${problems}`, silent: false },
-      );
-      observe('error', { phase: 'check', checks: execution.problems });
-      break;
-    }
-    case 'ask': {
-      const { question } = execution;
-      observe('clarification', {
-        kind: question.kind,
-        slot: question.slot,
-        question: question.question,
-        level: question.level,
+    case 'blocked':
+      return applyBlocked(applied, execution, where);
+    case 'ask':
+      observe(applied, 'clarification', {
+        kind: execution.question.kind,
+        slot: execution.question.slot,
+        question: execution.question.question,
+        level: execution.question.level,
         ...(place === 'flow' && execution.gated.length > 0 ? { gated: execution.gated } : {}),
       });
-      effects.push({ type: 'ask', question });
-      break;
-    }
+      return add(applied, { type: 'ask', question: execution.question });
     case 'completed':
-      applyCompleted(execution);
-      break;
+      return place === 'item'
+        ? applyCompletedItem(applied, execution)
+        : applyCompletedFlow(applied, execution, where);
     case 'failed':
       if (place === 'item')
-        return done({ type: 'settle', status: 'failed', result: execution.outcome.message });
-      effects.push({ type: 'fail-turn' }, reply(execution, intent === 'internal'));
-      observe('error', {
+        return add(applied, { type: 'settle', status: 'failed', result: execution.outcome.message });
+      add(applied, { type: 'fail-turn' }, reply(execution, where.intent === 'internal'));
+      return observe(applied, 'error', {
         phase: 'skill',
         category: execution.outcome.errorCategory,
         message: execution.outcome.message,
       });
-      break;
     case 'uncertain':
-      effects.push({ type: 'recover', reason: { kind: 'uncertain', reason: execution.outcome.reason } });
-      break;
+      return add(applied, {
+        type: 'recover',
+        reason: { kind: 'uncertain', reason: execution.outcome.reason },
+      });
     case 'suspended':
-      effects.push({ type: 'suspend' });
-      break;
+      return add(applied, { type: 'suspend' });
     case 'fallback': {
       const { target } = execution;
-      observe('recovery', {
+      observe(applied, 'recovery', {
         action: 'hard-coded-fallback',
         flow: flow.name,
         to: target.flow,
         reason: target.reason,
       });
-      effects.push({ type: 'fall-back', target });
-      break;
+      return add(applied, { type: 'fall-back', target });
     }
   }
-  return { state, effects };
+}
 
-  function done(effect: ExecutionEffect): AppliedExecution {
-    effects.push(effect);
-    return { state, effects };
-  }
+/** The pre-hook refused the flow: an item fails; a flow is invalidated and the turn fails, saying why. */
+function applyBlocked(
+  applied: AppliedExecution,
+  execution: Extract<FlowExecution, { kind: 'blocked' }>,
+  { place, flow }: ExecutionWhere,
+): AppliedExecution {
+  const problems = execution.problems.map((p) => p.message).join(' ');
+  if (place === 'item') return add(applied, { type: 'settle', status: 'failed', result: problems });
+  transition(applied, { type: 'invalidate', flowId: flow.id });
+  transition(applied, { type: 'set-flags', flags: { hasIssues: true } });
+  add(
+    applied,
+    { type: 'fail-turn' },
+    { type: 'reply', text: `I cannot run "${flow.name}": ${problems}`, silent: false },
+  );
+  return observe(applied, 'error', { phase: 'check', checks: execution.problems });
+}
 
-  function applyCompleted(completed: Extract<FlowExecution, { kind: 'completed' }>): void {
-    if (completed.verify.length > 0) observe('error', { phase: 'verify', problems: completed.verify });
-    if (place === 'item') {
-      effects.push({ type: 'schedule', requests: completed.schedule });
-      const validation = completed.validation;
-      effects.push(
-        validation && !validation.passed
-          ? {
-              type: 'settle',
-              status: 'failed',
-              result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
-            }
-          : { type: 'settle', status: 'completed', result: completed.outcome.data },
+/** An item that completed settles into the plan, unless it never called its required tools (seed 002 TAEF). */
+function applyCompletedItem(
+  applied: AppliedExecution,
+  completed: Extract<FlowExecution, { kind: 'completed' }>,
+): AppliedExecution {
+  if (completed.verify.length > 0) observe(applied, 'error', { phase: 'verify', problems: completed.verify });
+  add(applied, { type: 'schedule', requests: completed.schedule });
+  const validation = completed.validation;
+  return add(
+    applied,
+    validation && !validation.passed
+      ? {
+          type: 'settle',
+          status: 'failed',
+          result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
+        }
+      : { type: 'settle', status: 'completed', result: completed.outcome.data },
+  );
+}
+
+/**
+ * A flow that completed replies and schedules its Internal flows; what `verify()` found is repaired, and an
+ * output that is not well-formed sends the flow to recovery instead.
+ */
+function applyCompletedFlow(
+  applied: AppliedExecution,
+  completed: Extract<FlowExecution, { kind: 'completed' }>,
+  { intent }: ExecutionWhere,
+): AppliedExecution {
+  if (completed.verify.length > 0) {
+    observe(applied, 'error', { phase: 'verify', problems: completed.verify });
+    transition(applied, { type: 'set-flags', flags: { hasIssues: true } });
+    for (const problem of completed.verify) add(applied, { type: 'repair', check: problem.check });
+    if (completed.verify.some((p) => p.check === 'output-well-formed'))
+      return add(
+        applied,
+        { type: 'reopen' },
+        { type: 'recover', reason: { kind: 'verify', problems: completed.verify.map((p) => p.message) } },
       );
-      return;
-    }
-    if (completed.verify.length > 0) {
-      state = transitionDialogue(state, { type: 'set-flags', flags: { hasIssues: true } });
-      for (const problem of completed.verify) effects.push({ type: 'repair', check: problem.check });
-      if (completed.verify.some((p) => p.check === 'output-well-formed')) {
-        effects.push(
-          { type: 'reopen' },
-          { type: 'recover', reason: { kind: 'verify', problems: completed.verify.map((p) => p.message) } },
-        );
-        return;
-      }
-    }
-    // A plan that goes on speaks through its synthesis; an Internal flow never speaks to the user.
-    const silent = intent === 'internal' || (intent === 'plan' && state.flags.keepGoing === true);
-    effects.push(reply(completed, silent), { type: 'schedule', requests: completed.schedule });
   }
+  // A plan that goes on speaks through its synthesis; an Internal flow never speaks to the user.
+  const silent = intent === 'internal' || (intent === 'plan' && applied.state.flags.keepGoing === true);
+  return add(applied, reply(completed, silent), { type: 'schedule', requests: completed.schedule });
+}
+
+function add(applied: AppliedExecution, ...effects: ExecutionEffect[]): AppliedExecution {
+  applied.effects.push(...effects);
+  return applied;
+}
+
+function observe(
+  applied: AppliedExecution,
+  event: ObservationType,
+  data: Record<string, unknown>,
+): AppliedExecution {
+  return add(applied, { type: 'observe', event, data });
+}
+
+function transition(applied: AppliedExecution, event: Parameters<typeof transitionDialogue>[1]): void {
+  applied.state = transitionDialogue(applied.state, event);
 }
 
 function reply(execution: { text?: string; frame?: CreatedFrame }, silent: boolean): ExecutionEffect {

@@ -11,9 +11,9 @@ import { delegateToAgentToolName } from '../../a2a/index.js';
 import { type FlowDefinition, toFlowDefinition } from '../../flow/index.js';
 import { archiveSuspensions } from '../../hitl/index.js';
 import { type ContinuedRun, continueSuspendedRun, describeWaiting } from '../../hitl/resume/index.js';
-import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
+import type { SkillLoopEvent } from '../../loop/index.js';
 import { applyExecution, executeFlow } from '../../policy/index.js';
-import type { FlowInstance, TodoItem } from '../../spec/index.js';
+import type { FlowInstance, PlanWaiting, SuspendedRun, TodoItem } from '../../spec/index.js';
 import { commitDialogue, dialogueOf, executionOptions, recordLoopEvents } from '../../turn/index.js';
 import { describePlan, itemFlowSpec, renderStepOutputs, startItem } from '../index.js';
 import { carryOut, type ItemResult, waitForUser } from './carry-out-item.js';
@@ -48,49 +48,20 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
   setItemStatus(run, startItem(run.plan.items, item.id, turn.turnId), item.id, item.status);
   const started = run.plan.items.find((i) => i.id === item.id) as TodoItem;
   const definition = itemDefinition(run, started);
-  const top = turn.snapshot.stack.at(-1);
-  const entered =
-    top?.id === started.id
-      ? top
-      : pushSubFlow({
-          turn,
-          planId: run.plan.id,
-          item: started,
-          definition,
-          maxDepth: run.limits.maxStackDepth,
-        });
+  const entered = enterItem(run, started, definition);
   if (typeof entered === 'string')
     return settlePlanItem(run, { item: started, status: 'failed', result: entered, events: [] });
   let flow: FlowInstance = entered;
   await run.save();
 
   let note = '';
-  let resume: { messages: LanguageModelV3Message[]; state: SkillLoopState } | undefined;
-  let carried: Extract<ContinuedRun, { kind: 'resume' }> | undefined;
   if (waiting?.kind === 'question')
     note = `You asked the user: "${waiting.question}". They answered: ${waiting.feedback ?? '(see the conversation)'}`;
-  if (waiting?.kind === 'skill') {
-    const continued = await continueSuspendedRun({
-      run: waiting.run,
-      turn,
-      tools: run.tools,
-      batch: { ...run.batch, turnId: started.runTurnId ?? turn.turnId },
-      parentId: started.id,
-      settleFeedback: (question, answer) => settleDelegation(run, started, question, answer),
-    });
-    if (continued.kind === 'waiting')
-      return waitForUser(
-        run,
-        started,
-        { kind: 'skill', itemId: started.id, run: continued.run },
-        describeWaiting(continued.run),
-      );
-    if (continued.kind === 'declined')
-      return settlePlanItem(run, { item: started, status: 'failed', result: continued.reason, events: [] });
-    carried = continued;
-    resume = continued.resume;
-    archiveSuspensions(turn.snapshot, waiting.run.suspensions);
-  }
+  const continued =
+    waiting?.kind === 'skill' ? await continueWaitingItem(run, started, waiting.run) : undefined;
+  if (continued !== undefined && continued.kind !== 'resume') return continued.result;
+  const carried = continued?.carried;
+  let resume = carried?.resume;
   // The answer is used: a crash from here on re-runs the item, it does not answer again. (Until here the
   // waiting record stays saved, so a crash while the answer travels resumes the same call.)
   const { waiting: _answered, ...rest } = run.plan;
@@ -128,6 +99,53 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
     note = next.note ?? note;
     resume = undefined;
   }
+}
+
+/** The item's sub-flow: on top already (a re-run after a crash or an answer), or pushed now; or why not. */
+function enterItem(run: PlanRun, item: TodoItem, definition: FlowDefinition): FlowInstance | string {
+  const top = run.turn.snapshot.stack.at(-1);
+  if (top?.id === item.id) return top;
+  return pushSubFlow({
+    turn: run.turn,
+    planId: run.plan.id,
+    item,
+    definition,
+    maxDepth: run.limits.maxStackDepth,
+  });
+}
+
+/**
+ * An item whose skill run waited for people goes on from its checkpoint once every question is answered
+ * (an answer for `delegate_to_agent` goes on to the remote task first); still waiting, or declined, it ends here.
+ */
+async function continueWaitingItem(
+  run: PlanRun,
+  item: TodoItem,
+  waiting: SuspendedRun,
+): Promise<
+  | { kind: 'resume'; carried: Extract<ContinuedRun, { kind: 'resume' }> }
+  | { kind: 'done'; result: ItemResult }
+> {
+  const { turn } = run;
+  const continued = await continueSuspendedRun({
+    run: waiting,
+    turn,
+    tools: run.tools,
+    batch: { ...run.batch, turnId: item.runTurnId ?? turn.turnId },
+    parentId: item.id,
+    settleFeedback: (question, answer) => settleDelegation(run, item, question, answer),
+  });
+  if (continued.kind === 'waiting') {
+    const next: PlanWaiting = { kind: 'skill', itemId: item.id, run: continued.run };
+    return { kind: 'done', result: await waitForUser(run, item, next, describeWaiting(continued.run)) };
+  }
+  if (continued.kind === 'declined')
+    return {
+      kind: 'done',
+      result: await settlePlanItem(run, { item, status: 'failed', result: continued.reason, events: [] }),
+    };
+  archiveSuspensions(turn.snapshot, waiting.suspensions);
+  return { kind: 'resume', carried: continued };
 }
 
 /** The item's flow definition: its own flow's (with the plan's tools added), or a generic step's. */

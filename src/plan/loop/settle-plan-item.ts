@@ -6,7 +6,7 @@
  */
 import type { SkillLoopEvent } from '../../loop/index.js';
 import { describeResult } from '../../respond/index.js';
-import type { TodoItem, ToolCallResult } from '../../spec/index.js';
+import type { StepOutputEntry, TodoItem, ToolCallResult } from '../../spec/index.js';
 import { observe, record } from '../../turn/index.js';
 import {
   applyFailurePolicy,
@@ -71,65 +71,90 @@ export async function settlePlanItem(
   record(turn, 'step-output', entry);
   run.outputs.delete(item.id);
   run.outputs.set(item.id, entry);
-  let next: 'settled' | 'synthesize' = 'settled';
-  const { catalog } = planCatalog(run);
-  const shape = { ids: run.ids, catalog, maxItems: run.settings.maxItems };
-  if (options.status === 'completed') {
-    const proposal = readUpdatedPlan(options.events);
-    if (proposal) {
-      const sanitized = sanitizeUpdatedPlan(run.plan.items, proposal.items, shape);
-      if (sanitized.ok)
-        updatePlanItems(run, sanitized.items, 'updated-plan', {
-          itemId: item.id,
-          reason: proposal.reason ?? '',
-        });
-      else observe(turn, 'error', { phase: 'updated-plan', problems: sanitized.problems }, item.id);
-    }
-    if (run.plan.items.some((i) => i.status === 'pending')) {
-      const { decision, problem } = await checkReplan({
-        ...planModelContext(run),
-        plan: run.plan,
-        finished: entry,
-        scratchpad: turn.snapshot.scratchpad.map((entry) => entry.text),
-      });
-      if (problem) observe(turn, 'error', { phase: 'replan', message: problem }, run.plan.id);
-      const applied = applyReplanDecision(run.plan.items, decision, shape);
-      if (applied.ok)
-        updatePlanItems(run, applied.items, 'replan', {
-          decision: decision.decision,
-          reason: decision.reason ?? '',
-        });
-      else
-        observe(
-          turn,
-          'error',
-          { phase: 'replan', decision: decision.decision, message: applied.problem },
-          run.plan.id,
-        );
-    }
-  } else {
-    const step = applyFailurePolicy(run.plan.items, item.id, run.plan.failurePolicy);
-    let items = step.items;
-    if (step.next === 'reroute') {
-      const { replacement } = await proposeReplacement({
-        ...planModelContext(run),
-        plan: run.plan,
-        failed: entry,
-        catalogView: planCatalog(run).view,
-      });
-      const replaced =
-        replacement.decision === 'replace'
-          ? replaceFailedItem(items, item.id, replacement.item, shape)
-          : undefined;
-      if (replaced && !replaced.ok)
-        observe(turn, 'error', { phase: 'reroute', message: replaced.problem }, item.id);
-      items = replaced?.ok ? replaced.items : cancelBlockedItems(items).items;
-    }
-    if (step.next === 'synthesize') next = 'synthesize';
-    updatePlanItems(run, items, 'failure-policy', { policy: run.plan.failurePolicy, failed: item.id });
-  }
+  const next =
+    options.status === 'completed'
+      ? await checkAfterCompleted(run, item, entry, options.events)
+      : await applyFailure(run, item, entry);
   await run.save();
   return next;
+}
+
+/** The shape every change of the plan is checked against. */
+function planShape(run: PlanRun) {
+  return { ids: run.ids, catalog: planCatalog(run).catalog, maxItems: run.settings.maxItems };
+}
+
+/**
+ * After a completed item: the plan update it proposed from inside is sanitized and applied, then the
+ * replanning check may continue, reorder, expand or prune what is still pending (seed 001).
+ */
+async function checkAfterCompleted(
+  run: PlanRun,
+  item: TodoItem,
+  entry: StepOutputEntry,
+  events: readonly SkillLoopEvent[],
+): Promise<'settled'> {
+  const { turn } = run;
+  const shape = planShape(run);
+  const proposal = readUpdatedPlan(events);
+  if (proposal) {
+    const sanitized = sanitizeUpdatedPlan(run.plan.items, proposal.items, shape);
+    if (sanitized.ok)
+      updatePlanItems(run, sanitized.items, 'updated-plan', {
+        itemId: item.id,
+        reason: proposal.reason ?? '',
+      });
+    else observe(turn, 'error', { phase: 'updated-plan', problems: sanitized.problems }, item.id);
+  }
+  if (!run.plan.items.some((i) => i.status === 'pending')) return 'settled';
+  const { decision, problem } = await checkReplan({
+    ...planModelContext(run),
+    plan: run.plan,
+    finished: entry,
+    scratchpad: turn.snapshot.scratchpad.map((note) => note.text),
+  });
+  if (problem) observe(turn, 'error', { phase: 'replan', message: problem }, run.plan.id);
+  const applied = applyReplanDecision(run.plan.items, decision, shape);
+  if (applied.ok)
+    updatePlanItems(run, applied.items, 'replan', {
+      decision: decision.decision,
+      reason: decision.reason ?? '',
+    });
+  else
+    observe(
+      turn,
+      'error',
+      { phase: 'replan', decision: decision.decision, message: applied.problem },
+      run.plan.id,
+    );
+  return 'settled';
+}
+
+/** After a failed item, the plan's failure policy decides: skip, stop and synthesize, or re-route the step. */
+async function applyFailure(
+  run: PlanRun,
+  item: TodoItem,
+  entry: StepOutputEntry,
+): Promise<'settled' | 'synthesize'> {
+  const step = applyFailurePolicy(run.plan.items, item.id, run.plan.failurePolicy);
+  let items = step.items;
+  if (step.next === 'reroute') {
+    const { replacement } = await proposeReplacement({
+      ...planModelContext(run),
+      plan: run.plan,
+      failed: entry,
+      catalogView: planCatalog(run).view,
+    });
+    const replaced =
+      replacement.decision === 'replace'
+        ? replaceFailedItem(items, item.id, replacement.item, planShape(run))
+        : undefined;
+    if (replaced && !replaced.ok)
+      observe(run.turn, 'error', { phase: 'reroute', message: replaced.problem }, item.id);
+    items = replaced?.ok ? replaced.items : cancelBlockedItems(items).items;
+  }
+  updatePlanItems(run, items, 'failure-policy', { policy: run.plan.failurePolicy, failed: item.id });
+  return step.next === 'synthesize' ? 'synthesize' : 'settled';
 }
 
 function oneLine(text: string): string {
