@@ -2,7 +2,7 @@
  * `createAgent()`: the agent's options become one frozen configuration (`agent-config.ts`), and each
  * entry point runs on it — a message (`send-message.ts`), an answer to a suspension (`resume-thread.ts`),
  * a read or a rollback (`thread-views.ts`). A turn itself is the machine of `turn-machine.ts` performed by
- * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-loop.md.
+ * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-machine.md.
  */
 import { sweepFileSnapshots } from '../consistency/index.js';
 import { warmUpProcess } from '../replay/index.js';

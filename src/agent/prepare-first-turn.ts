@@ -1,12 +1,12 @@
 /**
  * Work the first turn of a process would otherwise do on its way: Zod builds a parser for each object
- * schema of the snapshot the first time it meets one (an empty stack never builds the flow's), V8 runs
- * new code in its interpreter until it has seen it a few times, and the redactor compiles its secret
- * scanner on its first text. Done once per process when an agent is created, so that the first request —
- * often a crashed turn taken over by a fresh worker — does not pay for it. The sample snapshot holds
- * every kind of value a thread's snapshot can (flows with slots, a question, scratchpad entries, every
- * kind of dialogue change), so each nested parser is built here. Pure: no I/O, nothing the agent's user
- * supplies is called. Costs a few milliseconds once.
+ * schema of the snapshot the first time it meets one (an empty stack never builds the flow's), code runs
+ * slower until it has run a few times, and the redactor compiles its secret scanner on its first text.
+ * Done once per process when an agent is created, so that the first request — often a crashed turn taken
+ * over by a fresh worker — does not pay for it. The sample snapshot holds every kind of value a thread's
+ * snapshot can (flows with slots, a question, scratchpad entries, every kind of dialogue change), so each
+ * nested parser is built here. Pure: no I/O, nothing the agent's user supplies is called. Costs a few
+ * milliseconds once.
  */
 import { createThreadSnapshot } from '../flow/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
@@ -15,7 +15,7 @@ import { decodeSnapshot, encodeSnapshot } from '../store/index.js';
 
 let prepared = false;
 
-/** Encode-and-decode rounds of the sample: enough for V8 to compile the parsers past its interpreter. */
+/** Encode-and-decode rounds of the sample: enough for the snapshot's parsers to run at their later speed. */
 const rounds = 12;
 
 export function prepareFirstTurn(): void {

@@ -1,7 +1,7 @@
 /**
  * The turn's imperative shell (DESIGN.md §1): open the turn, then ask the pure machine (`turn-machine.ts`)
  * for the next effect and perform it until the machine says finish; then save and answer. Every effect
- * lives in a file of its own. Pseudo-code in docs/architecture/turn-loop.md.
+ * lives in a file of its own. Pseudo-code in docs/architecture/turn-machine.md.
  */
 import { ModelError } from '../errors/index.js';
 import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';

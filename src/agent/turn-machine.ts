@@ -1,9 +1,9 @@
 /**
  * What a turn does next, decided by a pure function (DESIGN.md §1, STYLE rule 8): given where the turn
  * stands and what just happened, `stepTurn` returns the next effect — route the message, run the active
- * flow, run the plan, abandon a turn that kept dying, or finish. The shell (`run-turn.ts`) performs each effect and feeds back the event
- * it ends with; nothing here touches a store, a model or a tool. Pseudo-code in
- * docs/architecture/turn-loop.md.
+ * flow, run the plan, abandon a turn that kept dying, or finish. The shell (`run-turn.ts`) performs each
+ * effect and feeds back the event it ends with; nothing here touches a store, a model or a tool.
+ * Pseudo-code in docs/architecture/turn-machine.md.
  */
 import { activeFlow } from '../flow/index.js';
 import type { FlowInstance } from '../spec/index.js';

@@ -6,8 +6,7 @@ import type { DialogueChange, DialogueFlags, FlowInstance } from '../spec/index.
 import type { DialogueState } from './dialogue-state.js';
 
 export function diffDialogue(before: DialogueState, after: DialogueState): DialogueChange[] {
-  // Called several times a turn on stacks of a few flows: lookups are scans of the other stack, not maps
-  // built per call, and nothing is made for what did not change.
+  // A stack holds a few flows: a lookup is a scan of the other stack.
   const changes: DialogueChange[] = [];
   for (const flow of before.stack)
     if (findFlow(after.stack, flow.id) === undefined)

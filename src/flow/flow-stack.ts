@@ -49,7 +49,7 @@ export function findOpenDuplicate(stack: readonly FlowInstance[], flow: FlowInst
 
 /** Marks the active flow Completed with its result. */
 export function completeActiveFlow(stack: readonly FlowInstance[], result: unknown): FlowInstance[] {
-  return updateActive(stack, (f) => Object.assign({}, f, { status: 'completed' as const, result }));
+  return updateActive(stack, (f) => ({ ...f, status: 'completed' as const, result }));
 }
 
 /**

@@ -65,7 +65,7 @@ export type ModelCallOutcome =
 
 /** Calls the model once; failures come back as data. */
 export async function invokeModel(options: CallModelOptions): Promise<ModelCallOutcome> {
-  const flowstack: Record<string, string> = Object.assign({}, options.labels, { phase: options.phase });
+  const flowstack: Record<string, string> = { ...options.labels, phase: options.phase };
   if (options.flow) flowstack.flow = options.flow;
   const call: LanguageModelV3CallOptions = { prompt: options.prompt, providerOptions: { flowstack } };
   if (options.tools && options.tools.length > 0) call.tools = options.tools;
@@ -105,7 +105,7 @@ export function toModelError(phase: string, error: unknown): ModelError {
   return new ModelError({ phase, message: `The model call failed: ${message}`, cause: error });
 }
 
-/** Assembles a `doGenerate` result into the response (awaited by the caller: one async frame less per call). */
+/** Assembles a `doGenerate` result into the response. */
 function readGenerated(result: LanguageModelV3GenerateResult, response: ModelResponse): void {
   for (const part of result.content) {
     if (part.type === 'text') response.text += part.text;
@@ -114,8 +114,6 @@ function readGenerated(result: LanguageModelV3GenerateResult, response: ModelRes
   }
   response.finishReason = result.finishReason.unified;
   addUsage(response, result.usage);
-  // The calls are kept for the whole step: a copy of exactly their number (a pushed-to array holds room for 17).
-  if (response.toolCalls.length > 0) response.toolCalls = response.toolCalls.slice();
 }
 
 async function streamModel(

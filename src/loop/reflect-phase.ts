@@ -4,7 +4,6 @@
  * them. A step without errors continues. Withdrawals and a forced reflection (level 1) are recorded
  * as events; the next react phase acts on them.
  */
-import { jsonFitsWithin } from '../util/index.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { classifyToolError, type ReflectDecision, worstDecision } from './classify-tool-error.js';
 import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
@@ -45,11 +44,11 @@ export function reflectPhase(
   const errors = results.filter((r) => r.status === 'error');
   const succeeded = results.filter((r) => r.status === 'success');
   for (const r of succeeded) {
-    // A new array at its exact length: the state is kept for the whole run, a pushed-to array holds room for 17.
     if (!state.succeededTools.includes(r.toolName))
       state.succeededTools = state.succeededTools.concat(r.toolName);
     // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
-    const output = jsonFitsWithin(r.output, maxKeptOutputChars) ? r.output : r.contextText;
+    const fits = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars;
+    const output = fits ? r.output : r.contextText;
     const completed = state.completed.concat({ callId: r.callId, toolName: r.toolName, output });
     state.completed = completed.length > keptEntries ? completed.slice(-keptEntries) : completed;
   }

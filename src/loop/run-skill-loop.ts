@@ -59,9 +59,8 @@ export interface RunSkillLoopOptions {
   /** The user's stop: the run suspends with `user-stop`, in-flight work is aborted. */
   signal?: AbortSignal;
   /**
-   * A stop that works as `signal` does, told by callback instead (the agent's: its lease on the thread
-   * was lost to another process). Each `AbortSignal` costs Node 20 hidden classes of its own, so a stop
-   * that is rarely used is not one (docs/decisions/0037).
+   * A stop that works as `signal` does, told by callback instead: the agent's, for its lease on the thread
+   * lost to another process (docs/decisions/0037).
    */
   stop?: StopSource;
   /** Polled between phases: the user pressed stop or said they want to stop. */
@@ -110,27 +109,20 @@ export interface SkillLoopResult {
  *   complexity: 'simple', parentId: flow.id,
  * });
  */
-export function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopResult> {
-  let run: SkillRun;
+export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillLoopResult> {
+  const run = createRun(options);
+  let outcome: SkillOutcome;
   try {
-    run = createRun(options);
+    outcome = await loop(run);
   } catch (error) {
-    return Promise.reject(error);
-  }
-  // Not `async`: the loop is awaited by a reaction, so no frame of this function is kept per run.
-  return loop(run).then(
-    (outcome) => finishRun(run, outcome),
     // A defect in the loop itself still ends the skill with an outcome rather than an exception.
-    (error: unknown) =>
-      finishRun(
-        run,
-        gracefulFailure({
-          state: run.state,
-          category: 'server_error',
-          headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
-        }),
-      ),
-  );
+    outcome = gracefulFailure({
+      state: run.state,
+      category: 'server_error',
+      headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
+    });
+  }
+  return finishRun(run, outcome);
 }
 
 function finishRun(run: SkillRun, outcome: SkillOutcome): SkillLoopResult {
@@ -175,11 +167,11 @@ function createRun(options: RunSkillLoopOptions): SkillRun {
     limits,
     tools: options.tools,
     // One taint state per run, restored from the transcript on resume (tool/tool-batch-context.ts).
-    // Object.assign, not a spread followed by new keys (a hidden class per run on Node 20).
-    batch: Object.assign({}, options.batch, {
+    batch: {
+      ...options.batch,
       tools: options.tools,
       taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
-    }),
+    },
     abort: undefined,
     stepBatch: undefined,
     requiredTools: options.requiredTools ?? [],
@@ -240,17 +232,16 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
 
 type Step = { calls: StepCall[]; viaText: boolean };
 
-/**
- * Validate, settle `finish_skill`, record the step, then reflect and backtrack; an outcome ends the run.
- * Not `async` for a step without `finish_skill` (nearly every step): while its tools run, one reaction on
- * the batch waits, not the frame of an async function with all its locals.
- */
-function runCalls(run: SkillRun, response: ModelResponse, step: Step): Promise<SkillOutcome | undefined> {
+/** Validate, settle `finish_skill`, record the step, then reflect and backtrack; an outcome ends the run. */
+async function runCalls(
+  run: SkillRun,
+  response: ModelResponse,
+  step: Step,
+): Promise<SkillOutcome | undefined> {
   if (step.calls.some((c) => c.toolName === finishSkillToolName))
     return runFinishingCalls(run, response, step);
-  return validatePhase(run, step.calls).then((validated) =>
-    recordStep(run, response, step, validated, validated.results, undefined),
-  );
+  const validated = await validatePhase(run, step.calls);
+  return recordStep(run, response, step, validated, validated.results, undefined);
 }
 
 /** A step with `finish_skill`: the other calls run first, then the finish is settled against their results. */

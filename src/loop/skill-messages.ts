@@ -26,7 +26,6 @@ export function assistantMessage(
   options: { includeToolCalls?: boolean } = {},
 ): LanguageModelV3Message {
   type Part = Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number];
-  // Built at its exact length (mapped, not pushed to): the transcript keeps every message for the whole run.
   const calls: Part[] =
     options.includeToolCalls === false
       ? []

@@ -14,8 +14,6 @@ import { linkSignals } from './internal/any-signal.js';
 import {
   deadlines,
   emit,
-  emitToolCall,
-  emitToolResult,
   type SkillRun,
   type StepCall,
   sharedController,
@@ -40,49 +38,32 @@ export interface ValidateResult {
 function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: AbortSignal): ToolBatchContext {
   const last = run.stepBatch;
   if (last !== undefined && last.tools === tools && last.signal === signal) return last;
-  // Object.assign, not a spread with new keys after it: on Node 20 the latter gives every
-  // object a hidden class of its own, and every stage's reads of the batch go megamorphic.
-  const batch = Object.assign({}, run.batch, { tools, signal });
+  const batch = { ...run.batch, tools, signal };
   run.stepBatch = batch;
   return batch;
 }
 
-/** The empty set of a step where no call was repeated or not offered (never changed: typed read-only). */
-const none: ReadonlySet<string> = new Set();
-
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
-export function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  try {
-    return validate(run, calls);
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-/** Not `async`: while the tools run, a reaction on the batch waits, not a frame of this function. */
-function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  // Made when a call needs them: a step whose calls all run keeps none while its tools work.
-  let answered: Map<string, ToolCallResult> | undefined;
-  let repeated: Set<string> | undefined;
-  let notOffered: Set<string> | undefined;
-  const queued: ToolCallRequest[] = [];
+export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
+  const answered = new Map<string, ToolCallResult>();
+  const repeated = new Set<string>();
+  const notOffered = new Set<string>();
+  const toRun: ToolCallRequest[] = [];
   const withdrawn = run.state.breaker.withdrawn;
   for (const call of calls) {
-    emitToolCall(run, call);
-    if (!run.tools.has(call.toolName)) notOffered = withId(notOffered, call.callId);
+    emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
+    if (!run.tools.has(call.toolName)) notOffered.add(call.callId);
     if (call.problem !== undefined) {
-      answered = withAnswer(
-        answered,
+      answered.set(
         call.callId,
         loopError(call, 'validation_error', `The call could not be read: ${call.problem}`),
       );
       continue;
     }
     if (withdrawn.length > 0 && withdrawn.includes(call.toolName)) {
-      notOffered = withId(notOffered, call.callId);
+      notOffered.add(call.callId);
       const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
-      answered = withAnswer(
-        answered,
+      answered.set(
         call.callId,
         loopError(
           call,
@@ -99,15 +80,14 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
     );
     run.state.callCounts = counted.counts;
     if (counted.repeated) {
-      repeated = withId(repeated, call.callId);
+      repeated.add(call.callId);
       emit(run, {
         type: 'repeated-call',
         callId: call.callId,
         toolName: call.toolName,
         count: counted.count,
       });
-      answered = withAnswer(
-        answered,
+      answered.set(
         call.callId,
         loopError(
           call,
@@ -117,67 +97,46 @@ function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateRe
       );
       continue;
     }
-    queued.push({
+    toRun.push({
       callId: call.callId,
       toolName: call.toolName,
       input: call.input,
       ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
     });
   }
-  // Kept while the tools run: a copy of exactly its length (a pushed-to array holds room for 17).
-  const toRun = queued.slice();
   const finish = (stopped: StopReason | undefined): ValidateResult => {
-    const results = calls.map((call) => answered?.get(call.callId) as ToolCallResult);
-    for (const result of results) emitToolResult(run, result);
-    const outcome: ValidateResult = { results, repeated: repeated ?? none, notOffered: notOffered ?? none };
+    const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
+    for (const result of results) emit(run, { type: 'tool-result', result });
+    const outcome: ValidateResult = { results, repeated, notOffered };
     if (stopped) outcome.stopped = stopped;
     return outcome;
   };
-  if (toRun.length === 0) return Promise.resolve(finish(undefined));
+  if (toRun.length === 0) return finish(undefined);
   const tools =
     withdrawn.length === 0
       ? run.tools
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
-  return awaitWithin({
+  const within = await awaitWithin({
     ...deadlines(run),
     controller: sharedController(run),
     work: (signal) => {
-      // The work's signal follows the user's already: the batch's is linked in only when it is another one.
+      // The work's signal follows the run's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)
         return executeToolBatch(toRun, stepBatch(run, tools, signal));
       const linked = linkSignals([signal, run.batch.signal]);
       return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
     },
-  }).then((within) => {
-    let stopped: StopReason | undefined;
-    if (within.status === 'done') {
-      touch(run);
-      for (const result of within.value) answered = withAnswer(answered, result.callId, result);
-    } else if (within.status === 'stopped') stopped = within.reason;
-    for (const call of toRun) {
-      if (answered?.has(call.callId)) continue;
-      answered = withAnswer(answered, call.callId, unansweredError(call, within, run.batch.redact.text));
-    }
-    return finish(stopped);
   });
-}
-
-/** `answers` with `id`'s result set; a new map when there was none. */
-function withAnswer(
-  answers: Map<string, ToolCallResult> | undefined,
-  id: string,
-  result: ToolCallResult,
-): Map<string, ToolCallResult> {
-  const map = answers ?? new Map<string, ToolCallResult>();
-  map.set(id, result);
-  return map;
-}
-
-/** `set` with `id` added; a new set when there was none. */
-function withId(set: Set<string> | undefined, id: string): Set<string> {
-  const ids = set ?? new Set<string>();
-  ids.add(id);
-  return ids;
+  let stopped: StopReason | undefined;
+  if (within.status === 'done') {
+    touch(run);
+    for (const result of within.value) answered.set(result.callId, result);
+  } else if (within.status === 'stopped') stopped = within.reason;
+  for (const call of toRun) {
+    if (!answered.has(call.callId))
+      answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
+  }
+  return finish(stopped);
 }
 
 function loopError(

@@ -101,18 +101,14 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
   return new TurnTelemetryRecorder(options);
 }
 
-/**
- * One turn's telemetry. A class, not a closure per helper: a turn's telemetry lives as long as the turn,
- * and with many turns in flight its twenty closures and their context were a measurable part of each
- * turn's heap (docs/decisions/0037). `observeTool` is bound once, since callers hand it on detached.
- */
+/** One turn's telemetry. `observeTool` is bound once, since callers hand it on detached. */
 class TurnTelemetryRecorder implements TurnTelemetry {
   readonly observeTool: TurnTelemetry['observeTool'];
   private readonly options: TurnTelemetryOptions;
   private readonly tracer: Tracer;
   private readonly turn: Scope;
   private readonly scopes: Scope[];
-  /** An unsampled turn (or no SDK at all) records nothing below it either: no span work per call then. */
+  /** An unsampled turn (or no SDK at all) records nothing below it either. */
   private readonly recording: boolean;
   /** Made at the first reported model call: a turn that records and publishes nothing never needs it. */
   private openCalls: Set<ModelCallRecord> | undefined;
@@ -144,7 +140,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     };
     this.scopes = [this.turn];
     this.observeTool = (call, execute) =>
-      // Nothing to record and no one listening: the execution runs as it is, with no frame around it.
+      // Nothing to record and no one listening: the execution runs as it is.
       !this.recording && !this.wanted() ? settle(execute) : this.observeToolCall(call, execute);
   }
 
@@ -328,12 +324,10 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       parent,
     );
     const base = flow !== undefined ? { phase, flow } : { phase };
-    // Progress data is built with Object.assign and only when someone listens: a spread followed by new
-    // keys would make a hidden class per call on Node 20, for an object nobody may read.
     if (this.wanted())
       this.progress(
         'model-stream-start',
-        Object.assign({}, base, { provider: model.provider, model: model.modelId }),
+        { ...base, provider: model.provider, model: model.modelId },
         parent,
       );
     let done = false;
@@ -345,7 +339,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
         if ((meta.id !== undefined || meta.modelId !== undefined) && this.wanted())
           this.progress(
             'model-stream-metadata',
-            Object.assign({}, base, { responseId: meta.id, model: meta.modelId }),
+            { ...base, responseId: meta.id, model: meta.modelId },
             parent,
           );
       },
@@ -360,12 +354,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
             [genAi.usageOutputTokens]: result.outputTokens,
           });
         span.end();
-        if (this.wanted())
-          this.progress(
-            'model-stream-end',
-            Object.assign<Record<string, unknown>, object, object>({}, base, result),
-            parent,
-          );
+        if (this.wanted()) this.progress('model-stream-end', { ...base, ...result }, parent);
       },
       fail: (error) => {
         if (done) return;
@@ -374,7 +363,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
         this.fail(span, error);
         span.end();
         const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
-        if (this.wanted()) this.progress('model-stream-error', Object.assign({}, base, { message }), parent);
+        if (this.wanted()) this.progress('model-stream-error', { ...base, message }, parent);
       },
     };
     this.openCalls ??= new Set();
@@ -458,7 +447,7 @@ function redactedDescription(
   return description;
 }
 
-/** The handle of an open flow or plan item: a small object per scope, with `end` on the prototype. */
+/** The handle of an open flow or plan item. */
 class ScopeHandle implements TelemetryScope {
   readonly id: string;
   private readonly recorder: TurnTelemetryRecorder;

@@ -6,7 +6,6 @@ export {
   type TurnTelemetryOptions,
 } from './create-turn-telemetry.js';
 export { decodeObservation } from './decode-observation.js';
-export { createObservationEncoder, type ObservationEncoder } from './encode-observation.js';
 export { flowstackAttribute, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
 export {
   createObservationBus,

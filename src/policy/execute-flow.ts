@@ -193,22 +193,21 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
   });
   // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
-  // Not awaited here: while the skill runs, a reaction waits with what finishing needs, not this whole frame.
-  const ran = runSkillLoop({
+  const loop = await runSkillLoop({
     model: options.model,
-    // `concat`: an array of exactly the prompt's length, kept for the whole run.
-    prompt: [{ role: 'system', content: system } as LanguageModelV3Message].concat(options.context),
+    prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
     tools,
     batch:
       approvals.length > 0
-        ? Object.assign({}, options.batch, {
+        ? {
+            ...options.batch,
             runScope: workspace,
             approvals: approveConfirmedCalls({
               toolNames: approvals,
               ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
             }),
-          })
-        : Object.assign({}, options.batch, { runScope: workspace }),
+          }
+        : { ...options.batch, runScope: workspace },
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
@@ -224,7 +223,7 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });
-  return ran.then((loop) => finishExecution({ options, state, flow, definition, base, workspace }, loop));
+  return finishExecution({ options, state, flow, definition, base, workspace }, loop);
 }
 
 /** What `executeFlow` decided before the skill ran, for the part after it. */
@@ -240,12 +239,13 @@ interface SkillRunInput {
 /** Result processing, completion and the post-hook once the skill has run. */
 function finishExecution(input: SkillRunInput, loop: SkillLoopResult): FlowExecution {
   const { options, state, flow, definition, base, workspace } = input;
-  const after: ExecutionBase = Object.assign({}, base, {
+  const after: ExecutionBase = {
+    ...base,
     scratchpad: workspace.scratchpad,
     events: loop.events,
     checkpoint: { messages: loop.messages, state: loop.state },
     ...(loop.validation ? { validation: loop.validation } : {}),
-  });
+  };
   const { outcome } = loop;
   if (outcome.outcome === 'suspended') return { ...after, kind: 'suspended', outcome };
   const target = definition.hooks.fallback?.({ flow, outcome });
@@ -329,16 +329,17 @@ function complete(input: {
     ...(processed.frame ? { frame: processed.frame.frame } : {}),
     scratchpadWritten: input.written || processed.scratchpadText !== undefined,
   });
-  return Object.assign({}, after, {
+  return {
+    ...after,
     state,
     scratchpad,
-    kind: 'completed' as const,
+    kind: 'completed',
     outcome,
     verify,
     schedule: effects?.schedule ?? [],
     ...(processed.frame ? { frame: processed.frame } : {}),
     ...(processed.text !== undefined ? { text: processed.text } : {}),
-  });
+  };
 }
 
 /** Applies a hook's slot values as given, so that a hook clearing a slot is visible to `verify()`. */

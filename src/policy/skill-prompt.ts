@@ -5,10 +5,6 @@
  */
 import { composePrompt, describePreferences } from '../memory/index.js';
 import type { FlowInstance, FlowSpec } from '../spec/index.js';
-import { createTextInterner } from '../util/index.js';
-
-/** Runs of the same flow compose the same prompt: in-flight runs share one copy of it. */
-const prompts = createTextInterner({ maxEntries: 128, maxLength: 16_000 });
 
 export function composeSkillPrompt(options: {
   persona: string;
@@ -37,15 +33,13 @@ export function composeSkillPrompt(options: {
       'or "failure" / "uncertain" if you cannot finish.',
   ].join('\n\n');
   const preferences = describePreferences(options.preferences);
-  return prompts.intern(
-    composePrompt({
-      persona: options.persona,
-      ...(options.domain ? { domain: options.domain } : {}),
-      ...(preferences ? { thread: `The user's preferences:\n${preferences}` } : {}),
-      task,
-      ...(options.guidance ? { guidance: options.guidance } : {}),
-    }),
-  );
+  return composePrompt({
+    persona: options.persona,
+    ...(options.domain ? { domain: options.domain } : {}),
+    ...(preferences ? { thread: `The user's preferences:\n${preferences}` } : {}),
+    task,
+    ...(options.guidance ? { guidance: options.guidance } : {}),
+  });
 }
 
 function format(value: unknown): string {

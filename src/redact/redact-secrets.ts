@@ -28,7 +28,7 @@ export interface RedactSecretsOptions {
 export function redactSecrets(text: string, options: RedactSecretsOptions = {}): string {
   if (text.length === 0) return text;
   const scanner = compileSecretScanner(options.ignoreKinds);
-  // Every rule starts at a trigger: a text without one is returned as it is, with nothing allocated.
+  // Every rule starts at a trigger: a text without one is returned as it is.
   scanner.triggerPattern.lastIndex = 0;
   if (!scanner.triggerPattern.test(text)) return text;
   return scanSecrets(scanner, text, createScanState(), true).output;

@@ -24,7 +24,7 @@ import type {
   LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JournalEntry, StateStore } from '../spec/index.js';
-import { type Clock, flatString, stableHash } from '../util/index.js';
+import { type Clock, stableHash } from '../util/index.js';
 import { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
 
 /** The journal's tool name for recorded model answers. */
@@ -65,24 +65,14 @@ export function recordModelCalls(options: RecordModelCallsOptions): ModelRecorde
   return new RecordingModel(options);
 }
 
-/**
- * The model as a turn uses it, and its recorder: one object per turn with its methods on the prototype
- * (a turn in flight holds it for its whole run; a closure per method, and their context, cost more).
- */
+/** The model as a turn uses it, and its recorder. */
 class RecordingModel implements LanguageModelV3, ModelRecorder {
   readonly specificationVersion = 'v3';
-  // Read once per turn: an accessor here (or one defined per object) makes V8 keep every turn's model
-  // as a slow dictionary object.
   readonly supportedUrls: LanguageModelV3['supportedUrls'];
   readonly provider: string;
   readonly modelId: string;
   private readonly options: RecordModelCallsOptions;
   private readonly counts: Map<string, number>;
-  /** The labels of the last call, and the asker and journal key prefix made from them. */
-  private askerPhase: unknown = undefined;
-  private askerFlow: unknown = undefined;
-  private asker: string | undefined = undefined;
-  private keyPrefix = '';
 
   constructor(options: RecordModelCallsOptions) {
     const inner = options.model;
@@ -104,7 +94,7 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
   async doGenerate(call: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const slot = this.next(call);
     const fingerprint = fingerprintOf(call);
-    // A fresh turn has nothing recorded: no lookup, and no await for it.
+    // A turn run for the first time has nothing recorded under its new id.
     const { entry, answer } = this.options.fresh
       ? nothingRecorded
       : await this.lookup(slot.key, fingerprint, call);
@@ -122,7 +112,6 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
   async doStream(call: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const slot = this.next(call);
     const fingerprint = fingerprintOf(call);
-    // A fresh turn has nothing recorded: no lookup, and no await for it.
     const { entry, answer } = this.options.fresh
       ? nothingRecorded
       : await this.lookup(slot.key, fingerprint, call);
@@ -146,17 +135,11 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 
   private next(call: LanguageModelV3CallOptions): { key: string; callId: string } {
     const labels = (call.providerOptions?.flowstack ?? {}) as Record<string, unknown>;
-    // A run asks with the same labels call after call: its asker and key prefix are made once, not per call.
-    if (this.asker === undefined || labels.phase !== this.askerPhase || labels.flow !== this.askerFlow) {
-      this.askerPhase = labels.phase;
-      this.askerFlow = labels.flow;
-      this.asker = flatString(`${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`);
-      this.keyPrefix = flatString(`${this.options.threadId}:${this.options.turnId}:model:${this.asker}:`);
-    }
-    const asker = this.asker;
+    const asker = `${String(labels.phase ?? 'model')}/${String(labels.flow ?? '-')}`;
     const n = this.counts.get(asker) ?? 0;
     this.counts.set(asker, n + 1);
-    return { key: `${this.keyPrefix}${n}`, callId: `${asker}#${n}` };
+    const { threadId, turnId } = this.options;
+    return { key: `${threadId}:${turnId}:model:${asker}:${n}`, callId: `${asker}#${n}` };
   }
 
   private async lookup(key: string, fingerprint: string, call: LanguageModelV3CallOptions): Promise<Lookup> {
@@ -164,14 +147,15 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     if (!entry?.result) return { entry, answer: undefined };
     try {
       const answer = decodeRecordedAnswer(entry.result);
-      return { entry, answer: fits(answer.fingerprint, fingerprint, call) ? answer : undefined };
+      const fitting = answer.fingerprint === fingerprint || fitsOlderFingerprint(answer.fingerprint, call);
+      return { entry, answer: fitting ? answer : undefined };
     } catch {
       return { entry, answer: undefined };
     }
   }
 
   /** One row per answer: written whole when the store can (`journalRecord`), else started and finished. */
-  private save(
+  private async save(
     slot: { key: string; callId: string },
     exists: boolean,
     answer: RecordedAnswer,
@@ -185,35 +169,22 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     });
     const now = clock.now();
     if (exists) return this.finish(slot.key, result, now);
-    if (!store.journalRecord) {
-      const started: JournalEntry = {
-        key: slot.key,
-        threadId,
-        callId: slot.callId,
-        toolName: modelAnswerToolName,
-        argsHash: answer.fingerprint,
-        idempotent: true,
-        status: 'started',
-        startedAt: now,
-      };
-      return store.journalStart(started).then(() => this.finish(slot.key, result, now));
-    }
-    const entry = {
+    const row = {
       key: slot.key,
       threadId,
       callId: slot.callId,
       toolName: modelAnswerToolName,
       argsHash: answer.fingerprint,
       idempotent: true,
-      status: 'succeeded' as const,
       startedAt: now,
-      finishedAt: now,
-      result,
     };
+    if (!store.journalRecord) {
+      await store.journalStart({ ...row, status: 'started' });
+      return this.finish(slot.key, result, now);
+    }
+    const stored = await store.journalRecord({ ...row, status: 'succeeded', finishedAt: now, result });
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
-    return store
-      .journalRecord(entry)
-      .then((stored) => (stored.result !== result ? this.finish(slot.key, result, now) : undefined));
+    if (stored.result !== result) await this.finish(slot.key, result, now);
   }
 
   private finish(key: string, result: string, finishedAt: number): Promise<void> {
@@ -223,37 +194,34 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 
 /**
  * What must be the same for a recorded answer to fit: the number of prompt messages, the size of the
- * last one and the tools offered (a short hash of their names). Cheap (no hashing or serializing of the
- * prompt) and enough to tell a replayed call from a different one. The fingerprint is stored twice per
- * answer (the row's argument hash and its result), and a turn in flight keeps its rows: the names
- * themselves, seventy characters and more for a flow with the component tools, were the larger part of
- * each row.
+ * last one and the tools offered (a short hash of their names, which keeps the journal row small). Enough
+ * to tell a replayed call from a different one without storing the prompt.
  */
 function fingerprintOf(call: LanguageModelV3CallOptions): string {
-  const tools = call.tools ? offerOf(call.tools).hash : '';
-  // Flat: the row keeps it, and a string put together from pieces keeps every piece.
-  return flatString(
-    `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`,
-  );
+  const tools = call.tools ? toolsHash(call.tools) : '';
+  return `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`;
 }
 
 /**
- * Whether a recorded answer fits this call. Answers recorded by an earlier version carry its fingerprint:
- * the tools' names in full, or the last message measured as its JSON text. A turn that was interrupted
- * before an upgrade finds its answers under them when it is resumed after.
+ * Whether an answer recorded by an earlier version fits this call: its fingerprint named the tools in
+ * full, or measured the last message as its JSON text. Only a turn interrupted before an upgrade and
+ * resumed after it has such rows, so this is asked only when a stored answer's fingerprint differs.
  */
-function fits(recorded: string, fingerprint: string, call: LanguageModelV3CallOptions): boolean {
-  if (recorded === fingerprint) return true;
-  const head = `${call.prompt.length}:${serializedLastMessageSize(call)}:`;
+function fitsOlderFingerprint(recorded: string, call: LanguageModelV3CallOptions): boolean {
+  const last = call.prompt.at(-1);
+  const head = `${call.prompt.length}:${last ? JSON.stringify(last.content).length : 0}:`;
   const format = `:${call.responseFormat?.type ?? 'text'}`;
-  if (recorded.includes(':#'))
-    return recorded === `${head}${call.tools ? offerOf(call.tools).hash : ''}${format}`;
-  return recorded === `${head}${call.tools ? offerOf(call.tools).names : ''}${format}`;
+  const tools = !call.tools
+    ? ''
+    : recorded.includes(':#')
+      ? toolsHash(call.tools)
+      : call.tools.map((t) => t.name).join(',');
+  return recorded === `${head}${tools}${format}`;
 }
 
 /**
  * The size of the prompt's last message: the length of its texts, ids and tool names, and of the JSON of
- * any other value. A tool result is text in the skill loop, so a step's call measures without serializing.
+ * any other value.
  */
 function lastMessageSize(call: LanguageModelV3CallOptions): number {
   const last = call.prompt.at(-1);
@@ -294,23 +262,9 @@ function valueSize(value: unknown): number {
   return typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
 }
 
-/** The last message measured as its JSON text, as fingerprints were before the measure above. */
-function serializedLastMessageSize(call: LanguageModelV3CallOptions): number {
-  const last = call.prompt.at(-1);
-  return last ? JSON.stringify(last.content).length : 0;
-}
-
-/** The offered tools' names and their hash; the skill loop hands every call of one offer the same array. */
-const offers = new WeakMap<readonly { name: string }[], { names: string; hash: string }>();
-
-function offerOf(tools: readonly { name: string }[]): { names: string; hash: string } {
-  let offer = offers.get(tools);
-  if (offer === undefined) {
-    const names = tools.map((t) => t.name).join(',');
-    offer = { names, hash: `#${stableHash(names).slice(0, 12)}` };
-    offers.set(tools, offer);
-  }
-  return offer;
+/** The offered tools, as `#` and a 12-hex hash of their names. */
+function toolsHash(tools: readonly { name: string }[]): string {
+  return `#${stableHash(tools.map((t) => t.name).join(',')).slice(0, 12)}`;
 }
 
 /**
@@ -322,7 +276,7 @@ function redactPart(
   part: LanguageModelV3Content,
   redact: { text(text: string): string },
 ): LanguageModelV3Content {
-  // A part with nothing to redact is stored as it is (serialized at once; nothing keeps the part).
+  // A part with nothing to redact is stored as it is.
   if (part.type === 'text' || part.type === 'reasoning') {
     const text = redact.text(part.text);
     return text === part.text ? part : { ...part, text };

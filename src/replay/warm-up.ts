@@ -1,13 +1,12 @@
 /**
  * A dry run of the turn loop, once per process, before a worker takes real work (docs/decisions/0032).
- * A fresh process runs every function for the first time: V8 compiles it lazily, runs it in the
- * interpreter, and Zod builds its parsers, which makes the first turn of a new worker — often a turn
- * of a crashed worker that it takes over — several times slower than the next. The dry run sends a
- * few turns through an agent of its own on a memory store: a fast-path route, a skill run with tool
- * calls through the whole safety pipeline, the commits, a second turn that loads and decodes the
- * thread, and the takeover of a turn whose commit failed (the path a crashed worker's turn takes).
- * That round is run several times, each on a thread of its own, until V8 has compiled the turn loop's
- * code past its interpreter: up to `maxRounds`, none begun once `budgetMs` has passed (docs/decisions/0041).
+ * A fresh process is slow at everything it does for the first time — its code has not run yet and Zod has
+ * not built its parsers — so the first turn of a new worker, often a crashed worker's turn that it takes
+ * over, would be several times slower than the next. The dry run sends a few turns through an agent of its
+ * own on a memory store: a fast-path route, a skill run with tool calls through the whole safety pipeline,
+ * the commits, a second turn that loads and decodes the thread, and the takeover of a turn whose commit
+ * failed (the path a crashed worker's turn takes). That round is run several times, each on a thread of
+ * its own: up to `maxRounds`, none begun once `budgetMs` has passed (docs/decisions/0041).
  * Nothing the user configured is called: its own flow, tool and model, its own store, a no-op tracer.
  */
 import type {
@@ -56,11 +55,7 @@ export interface WarmUpReport {
 }
 
 const toolCallsPerTurn = 3;
-/**
- * One round runs each path once or twice, and V8 still runs most of it in its interpreter after that: the
- * first takeover in a new process measured 4.0–5.8 ms after one round and 3.5–5.9 ms (median 3.7) after 16,
- * with no further gain at 32 (bench/, the resume job, 2-core AMD EPYC; docs/decisions/0041).
- */
+/** Rounds after which a first takeover runs as fast as later ones (docs/decisions/0041). */
 const maxRounds = 16;
 /** No round is begun after this much of the dry run (at least one runs), so a slow machine starts in time. */
 const budgetMs = 150;

@@ -6,9 +6,10 @@ import { threadSnapshotSchema } from './thread-snapshot-schema.js';
 
 /**
  * Turns a snapshot into the JSON text a store commits (`ThreadCommit.data`). The snapshot is checked
- * against the same schema `decodeSnapshot` uses first (compiled by Ajv; Zod when Ajv refuses), so that a snapshot which could not be read back
- * is refused (`SnapshotError` `invalid_shape`) before anything is written. Values under `extensions`,
- * slots and results must be JSON values; anything else is lost or refused by `JSON.stringify`.
+ * against the same schema `decodeSnapshot` uses first (compiled by Ajv; Zod when Ajv refuses), so that a
+ * snapshot which could not be read back is refused (`SnapshotError` `invalid_shape`) before anything is
+ * written. Values under `extensions`, slots and results must be JSON values; anything else is lost or
+ * refused by `JSON.stringify`.
  */
 export function encodeSnapshot(snapshot: ThreadSnapshot): string {
   const threadId = typeof snapshot?.threadId === 'string' ? snapshot.threadId : '(unknown)';

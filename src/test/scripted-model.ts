@@ -109,10 +109,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
         totalSteps: options.steps.length,
       });
     }
-    // Object.assign: a spread followed by the response's new keys would make a hidden class per call on Node 20.
-    const step = found.step.respond
-      ? Object.assign({}, found.step, found.step.respond(callOptions))
-      : found.step;
+    const step = found.step.respond ? { ...found.step, ...found.step.respond(callOptions) } : found.step;
     // The script's own steps were checked when the model was made; what `respond` returned is checked here.
     if (step !== found.step) validateScript([step], source);
     const output = buildStepOutput(step, nextCallId);

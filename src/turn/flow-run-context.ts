@@ -7,16 +7,11 @@ import type { SkillLoopEvent } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
-import type {
-  AgentLimits,
-  ExecutionConfig,
-  FlowInstance,
-  ScratchpadEntry,
-  ToolCallResult,
-} from '../spec/index.js';
-import { resultText, type ToolBatchContext, type ToolSet } from '../tool/index.js';
+import type { ExecutionConfig, FlowInstance, ScratchpadEntry } from '../spec/index.js';
+import type { ToolBatchContext, ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
-import { observe, recordText, type TurnState } from './turn-state.js';
+import { observe, record, type TurnState } from './turn-state.js';
+import type { AgentLimits } from './turn-types.js';
 
 export interface RunFlowsOptions {
   turn: TurnState;
@@ -86,15 +81,14 @@ export function executionOptions(
 export function recordLoopEvents(turn: TurnState, flowId: string, events: readonly SkillLoopEvent[]): void {
   // Recorded together once the run has returned: one reading of the clock for all of them.
   const time = turn.clock.now();
-  // The rows' text is put together around the flow id, serialized once (see `toolCallText`).
-  const flow = JSON.stringify(flowId);
   for (const event of events) {
     if (event.type === 'tool-call') {
-      recordText(turn, 'tool-call', toolCallText(flowId, flow, event));
-      observe(turn, 'tool-call', { callId: event.callId, toolName: event.toolName }, flowId, time);
+      const { callId, toolName, input } = event;
+      record(turn, 'tool-call', { flowId, callId, toolName, input });
+      observe(turn, 'tool-call', { callId, toolName }, flowId, time);
     } else if (event.type === 'tool-result') {
       const { result } = event;
-      recordText(turn, 'tool-result', toolResultText(flow, result));
+      record(turn, 'tool-result', { flowId, ...result });
       observe(
         turn,
         'tool-execution',
@@ -104,29 +98,4 @@ export function recordLoopEvents(turn: TurnState, flowId: string, events: readon
       );
     } else if (event.type === 'thoughts') observe(turn, 'thoughts', { text: event.text }, flowId, time);
   }
-}
-
-/**
- * The row of a tool call: the text of `JSON.stringify({ flowId, callId, toolName, input })`, written
- * around its four strings. Each step of a run records one call and one result, and serializing these
- * small objects whole cost more than the text they make.
- */
-function toolCallText(
-  flowId: string,
-  flow: string,
-  call: { callId: string; toolName: string; input: string },
-): string {
-  const { callId, toolName, input } = call;
-  if (typeof callId !== 'string' || typeof toolName !== 'string' || typeof input !== 'string')
-    return JSON.stringify({ flowId, callId, toolName, input });
-  return `{"flowId":${flow},"callId":${JSON.stringify(callId)},"toolName":${JSON.stringify(toolName)},"input":${JSON.stringify(input)}}`;
-}
-
-/**
- * The row of a result: the text of `JSON.stringify({ flowId, ...result })`, without the merged copy, made
- * from the result's JSON as the journal wrote it (`resultText`).
- */
-function toolResultText(flow: string, result: ToolCallResult): string {
-  const text = resultText(result);
-  return text.length > 2 ? `{"flowId":${flow},${text.slice(1)}` : `{"flowId":${flow}}`;
 }

@@ -6,7 +6,7 @@ export { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow
 export { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 export { scheduleBackgroundFlows } from './schedule-background.js';
 export { toModelPrompt } from './to-model-prompt.js';
-export { createTurnRecord, observe, record, recordText, type TurnState } from './turn-state.js';
+export { createTurnRecord, observe, record, type TurnState } from './turn-state.js';
 export type {
   AgentLimits,
   ConversationMessage,

@@ -13,7 +13,7 @@ import type {
   ObservationType,
   ThreadSnapshot,
 } from '../spec/index.js';
-import { type Clock, flatString, type StopSource } from '../util/index.js';
+import type { Clock, StopSource } from '../util/index.js';
 
 export interface TurnState {
   threadId: string;
@@ -80,16 +80,7 @@ export function observe(
   turn.observations.push(draft);
 }
 
-/**
- * Appends a history row to the turn. Its text is made flat here: a draft waits for the turn's next save, often
- * across several model and tool calls, and `JSON.stringify` returns a rope; kept that long, the rope reaches the
- * old generation, and the store then keeps a flat copy of it beside (see `flatString`).
- */
+/** Appends a history row to the turn, saved with the turn's next commit. */
 export function record(turn: TurnState, kind: HistoryDraft['kind'], data: unknown): void {
-  recordText(turn, kind, JSON.stringify(data));
-}
-
-/** Appends a history row whose data the caller has serialized already (made flat here, as above). */
-export function recordText(turn: TurnState, kind: HistoryDraft['kind'], text: string): void {
-  turn.history.push({ kind, data: flatString(text), turnId: turn.turnId });
+  turn.history.push({ kind, data: JSON.stringify(data), turnId: turn.turnId });
 }

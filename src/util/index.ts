@@ -1,9 +1,6 @@
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
-export { flatString } from './flat-string.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
-export { createTextInterner, type TextInterner } from './intern-text.js';
-export { jsonFitsWithin } from './json-fits-within.js';
 export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,

@@ -1,9 +1,7 @@
 /**
- * A stop that may be asked for later, told to callbacks instead of through an `AbortSignal`. On Node 20
- * every `AbortSignal` gets hidden classes of its own (a new map, in old space, for each property set
- * after its prototype is swapped), and optimized code that met one is thrown away when it dies: a signal
- * made on every turn for a rare event (the turn's thread lease lost to another process) cost every turn
- * more than the rest of its lease (docs/decisions/0037-lease-stop-without-a-signal.md).
+ * A stop that may be asked for later, told to callbacks instead of through an `AbortSignal`: every turn
+ * holds one for a rare event (its thread lease lost to another process), and an `AbortSignal` made per turn
+ * for it cost more than the rest of the lease (docs/decisions/0037-lease-stop-without-a-signal.md).
  */
 export interface StopSource {
   readonly stopped: boolean;
@@ -26,7 +24,6 @@ export function createStopController(): StopController {
   return new Stop();
 }
 
-/** A class, so that a stop (one per turn) carries no closures of its own. */
 class Stop implements StopController {
   stopped = false;
   reason: unknown = undefined;

@@ -9,7 +9,7 @@ import type {
   LanguageModelV3Message,
   LanguageModelV3Prompt,
 } from '@ai-sdk/provider';
-import type { ToolCallRequest, ToolCallResult } from '../../spec/index.js';
+import type { ToolCallRequest } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
 import type { Clock, IdGenerator, StopSource } from '../../util/index.js';
 import type { WithinDeadlines } from '../await-within.js';
@@ -64,33 +64,9 @@ export interface SkillRun {
 
 /** Records an event (with the run's `parentId`) and hands it to the live listener. */
 export function emit(run: SkillRun, event: SkillLoopEvent): void {
-  // Object.assign keeps one hidden class per event type (a spread followed by a new key gives each its own).
-  const linked = run.parentId === undefined ? event : Object.assign({}, event, { parentId: run.parentId });
+  const linked = run.parentId === undefined ? event : { ...event, parentId: run.parentId };
   run.events.push(linked);
   deliver(run, linked);
-}
-
-/**
- * `emit` of the two events every step records, each built with its link in one literal: the same keys in
- * the same order as `emit` gives them, without the copy, and with every key in the object itself (a copy
- * made from an empty object keeps a fifth key in a separate property array).
- */
-export function emitToolCall(run: SkillRun, call: { callId: string; toolName: string; input: string }): void {
-  const { parentId } = run;
-  const event: SkillLoopEvent =
-    parentId === undefined
-      ? { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input }
-      : { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input, parentId };
-  run.events.push(event);
-  deliver(run, event);
-}
-
-export function emitToolResult(run: SkillRun, result: ToolCallResult): void {
-  const { parentId } = run;
-  const event: SkillLoopEvent =
-    parentId === undefined ? { type: 'tool-result', result } : { type: 'tool-result', result, parentId };
-  run.events.push(event);
-  deliver(run, event);
 }
 
 /** Hands a live-only event to the listener; a listener that throws never breaks the run. */

@@ -34,11 +34,8 @@ export function instrumentModel(model: LanguageModelV3, start: StartModelCall): 
   return new InstrumentedModel(model, start);
 }
 
-/** One per turn, held while the turn runs: methods on the prototype, not a closure each. */
 class InstrumentedModel implements LanguageModelV3 {
   readonly specificationVersion: LanguageModelV3['specificationVersion'];
-  // Read once per turn: an accessor here (or one defined per object) makes V8 keep every wrapped model
-  // as a slow dictionary object.
   readonly supportedUrls: LanguageModelV3['supportedUrls'];
   readonly provider: string;
   readonly modelId: string;
@@ -54,20 +51,25 @@ class InstrumentedModel implements LanguageModelV3 {
     this.start = start;
   }
 
-  // Not async: a call nobody observes is the inner model's promise itself, with no frame around it
-  // that stays suspended while the model answers.
-  doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
+  async doGenerate(options: LanguageModelV3CallOptions): Promise<LanguageModelV3GenerateResult> {
     const model = this.model;
     const record = this.start(options, 'generate');
-    return record
-      ? generateObserved(model, options, record)
-      : callUnobserved(() => model.doGenerate(options));
+    if (!record) return model.doGenerate(options);
+    try {
+      const result = await model.doGenerate(options);
+      record.metadata({ id: result.response?.id, modelId: result.response?.modelId });
+      record.end({ finishReason: result.finishReason.unified, ...countUsage(result.usage) });
+      return result;
+    } catch (error) {
+      record.fail(error);
+      throw error;
+    }
   }
 
   async doStream(options: LanguageModelV3CallOptions): Promise<LanguageModelV3StreamResult> {
     const model = this.model;
     const record = this.start(options, 'stream');
-    if (!record) return callUnobserved(() => model.doStream(options));
+    if (!record) return model.doStream(options);
     let result: LanguageModelV3StreamResult;
     try {
       result = await model.doStream(options);
@@ -89,31 +91,6 @@ class InstrumentedModel implements LanguageModelV3 {
       },
     });
     return { ...result, stream: result.stream.pipeThrough(observe) };
-  }
-}
-
-/** The call as a promise, whether the model rejects or throws before it returns one. */
-function callUnobserved<T>(call: () => PromiseLike<T>): Promise<T> {
-  try {
-    return Promise.resolve(call());
-  } catch (error) {
-    return Promise.reject(error);
-  }
-}
-
-async function generateObserved(
-  model: LanguageModelV3,
-  options: LanguageModelV3CallOptions,
-  record: ModelCallRecord,
-): Promise<LanguageModelV3GenerateResult> {
-  try {
-    const result = await model.doGenerate(options);
-    record.metadata({ id: result.response?.id, modelId: result.response?.modelId });
-    record.end({ finishReason: result.finishReason.unified, ...countUsage(result.usage) });
-    return result;
-  } catch (error) {
-    record.fail(error);
-    throw error;
   }
 }
 

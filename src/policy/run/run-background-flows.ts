@@ -18,10 +18,7 @@ export interface BackgroundRunner {
   settle(): Promise<void>;
 }
 
-/**
- * The runner of a turn's background flows, made when the first one shows up: most turns have none, and
- * a turn's runner (its maps and closures) lives as long as the turn does.
- */
+/** The runner of a turn's background flows, made when the first one shows up: most turns have none. */
 export function createBackgroundRunner(options: RunFlowsOptions): BackgroundRunner {
   let runner: BackgroundRunner | undefined;
   return {

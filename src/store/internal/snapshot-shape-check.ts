@@ -1,16 +1,12 @@
 /**
- * A fast first check of a snapshot's shape: the Zod schema of `thread-snapshot-schema.ts` turned into JSON
- * Schema by Zod itself and compiled once by Ajv. Zod's `safeParse` builds a full copy of the snapshot on
- * every call, and the agent checks each snapshot twice per turn (two commits), so on the hot path Ajv
- * answers and Zod is asked only when Ajv refuses, for the verdict and its messages
- * (docs/decisions/0039-snapshot-check-by-ajv-and-per-run-objects.md). Numbers are strict (NaN and ±Infinity
- * are refused, as Zod refuses them).
- *
- * Two choices keep the compiled check from allocating on success. The unions of the schema (the dialogue
+ * A first check of a snapshot's shape: the Zod schema of `thread-snapshot-schema.ts`, turned into JSON
+ * Schema by Zod and compiled once by Ajv. Every load and every commit checks the snapshot (DESIGN.md
+ * invariant 10), and Zod's parse builds a copy of the whole snapshot to do it; Ajv checks it in place, and
+ * Zod is asked only when Ajv refuses, for the verdict and its messages
+ * (docs/decisions/0039-snapshot-check-by-ajv-and-per-run-objects.md, the point that stands). Numbers are
+ * strict: NaN and ±Infinity are refused, as Zod refuses them. The unions of the schema (the dialogue
  * changes, told apart by `op`) are marked with Ajv's `discriminator`, so a change is checked against its
- * own branch only: a plain `oneOf` checks every branch and builds error objects for each one that does not
- * match. And the draft-07 `Ajv` class is used: the draft-2020 one gives every call a `dynamicAnchors`
- * object; the schema uses no keyword that differs between the drafts.
+ * own branch only.
  */
 import { Ajv, type ValidateFunction } from 'ajv/dist/ajv.js';
 import { z } from 'zod';
