@@ -16,16 +16,15 @@ import type {
   LanguageModelV3,
   LanguageModelV3CallOptions,
   LanguageModelV3Content,
-  LanguageModelV3FinishReason,
   LanguageModelV3GenerateResult,
-  LanguageModelV3Message,
   LanguageModelV3StreamPart,
   LanguageModelV3StreamResult,
-  LanguageModelV3Usage,
 } from '@ai-sdk/provider';
 import type { JournalEntry, StateStore } from '../spec/index.js';
-import { type Clock, stableHash } from '../util/index.js';
+import type { Clock } from '../util/index.js';
 import { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
+import { collectStream, generateResultOf, streamOf } from './recorded-answer-stream.js';
+import { fingerprintOf, fitsOlderFingerprint } from './request-fingerprint.js';
 
 /** The journal's tool name for recorded model answers. */
 export const modelAnswerToolName = '(model)';
@@ -193,81 +192,6 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
 }
 
 /**
- * What must be the same for a recorded answer to fit: the number of prompt messages, the size of the
- * last one and the tools offered (a short hash of their names, which keeps the journal row small). Enough
- * to tell a replayed call from a different one without storing the prompt.
- */
-function fingerprintOf(call: LanguageModelV3CallOptions): string {
-  const tools = call.tools ? toolsHash(call.tools) : '';
-  return `${call.prompt.length}:${lastMessageSize(call)}:${tools}:${call.responseFormat?.type ?? 'text'}`;
-}
-
-/**
- * Whether an answer recorded by an earlier version fits this call: its fingerprint named the tools in
- * full, or measured the last message as its JSON text. Only a turn interrupted before an upgrade and
- * resumed after it has such rows, so this is asked only when a stored answer's fingerprint differs.
- */
-function fitsOlderFingerprint(recorded: string, call: LanguageModelV3CallOptions): boolean {
-  const last = call.prompt.at(-1);
-  const head = `${call.prompt.length}:${last ? JSON.stringify(last.content).length : 0}:`;
-  const format = `:${call.responseFormat?.type ?? 'text'}`;
-  const tools = !call.tools
-    ? ''
-    : recorded.includes(':#')
-      ? toolsHash(call.tools)
-      : call.tools.map((t) => t.name).join(',');
-  return recorded === `${head}${tools}${format}`;
-}
-
-/**
- * The size of the prompt's last message: the length of its texts, ids and tool names, and of the JSON of
- * any other value.
- */
-function lastMessageSize(call: LanguageModelV3CallOptions): number {
-  const last = call.prompt.at(-1);
-  if (!last) return 0;
-  // A system message's content is its text; every other message's is a list of parts.
-  if (typeof last.content === 'string') return last.content.length;
-  let size = 0;
-  for (const part of last.content) size += partSize(part);
-  return size;
-}
-
-function partSize(part: Exclude<LanguageModelV3Message['content'], string>[number]): number {
-  const p = part as Partial<
-    Record<'type' | 'text' | 'toolCallId' | 'toolName' | 'input' | 'output', unknown>
-  >;
-  switch (p.type) {
-    case 'text':
-    case 'reasoning':
-      return 1 + valueSize(p.text);
-    case 'tool-call':
-      return 1 + valueSize(p.toolCallId) + valueSize(p.toolName) + valueSize(p.input);
-    case 'tool-result': {
-      const output = p.output as { type?: unknown; value?: unknown } | undefined;
-      return (
-        1 +
-        valueSize(p.toolCallId) +
-        valueSize(p.toolName) +
-        valueSize(output?.type) +
-        valueSize(output?.value)
-      );
-    }
-    default:
-      return 1 + valueSize(part);
-  }
-}
-
-function valueSize(value: unknown): number {
-  return typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
-}
-
-/** The offered tools, as `#` and a 12-hex hash of their names. */
-function toolsHash(tools: readonly { name: string }[]): string {
-  return `#${stableHash(tools.map((t) => t.name).join(',')).slice(0, 12)}`;
-}
-
-/**
  * Text, reasoning and tool arguments pass the redactor before they are stored. A model only sees
  * redacted context, so a secret in its answer is rare; if one is there, the replayed answer carries
  * the redacted text (a tool call with changed arguments then meets its journal row as another call).
@@ -286,71 +210,4 @@ function redactPart(
     return input === part.input ? part : { ...part, input };
   }
   return part;
-}
-
-function generateResultOf(answer: RecordedAnswer): LanguageModelV3GenerateResult {
-  return { content: answer.content, finishReason: answer.finishReason, usage: answer.usage, warnings: [] };
-}
-
-function streamOf(answer: RecordedAnswer): ReadableStream<LanguageModelV3StreamPart> {
-  const parts: LanguageModelV3StreamPart[] = [{ type: 'stream-start', warnings: [] }];
-  answer.content.forEach((part, index) => {
-    const id = String(index);
-    if (part.type === 'text') {
-      parts.push(
-        { type: 'text-start', id },
-        { type: 'text-delta', id, delta: part.text },
-        { type: 'text-end', id },
-      );
-    } else if (part.type === 'reasoning') {
-      parts.push(
-        { type: 'reasoning-start', id },
-        { type: 'reasoning-delta', id, delta: part.text },
-        { type: 'reasoning-end', id },
-      );
-    } else if (part.type === 'tool-call') parts.push(part);
-  });
-  parts.push({ type: 'finish', finishReason: answer.finishReason, usage: answer.usage });
-  return new ReadableStream({
-    start(controller) {
-      for (const part of parts) controller.enqueue(part);
-      controller.close();
-    },
-  });
-}
-
-/** Assembles a streamed answer into content parts, as `doGenerate` would have returned it. */
-function collectStream() {
-  const content: LanguageModelV3Content[] = [];
-  const open = new Map<string, { type: 'text' | 'reasoning'; text: string }>();
-  let finish: { finishReason: LanguageModelV3FinishReason; usage: LanguageModelV3Usage } | undefined;
-  let failed = false;
-  return {
-    add(part: LanguageModelV3StreamPart) {
-      if (part.type === 'text-start' || part.type === 'reasoning-start') {
-        const entry = {
-          type: part.type === 'text-start' ? ('text' as const) : ('reasoning' as const),
-          text: '',
-        };
-        open.set(`${entry.type}:${part.id}`, entry);
-        content.push(entry);
-      } else if (part.type === 'text-delta' || part.type === 'reasoning-delta') {
-        const type = part.type === 'text-delta' ? 'text' : 'reasoning';
-        let entry = open.get(`${type}:${part.id}`);
-        if (!entry) {
-          entry = { type, text: '' };
-          open.set(`${type}:${part.id}`, entry);
-          content.push(entry);
-        }
-        entry.text += part.delta;
-      } else if (part.type === 'tool-call') content.push(part);
-      else if (part.type === 'finish') finish = { finishReason: part.finishReason, usage: part.usage };
-      else if (part.type === 'error') failed = true;
-    },
-    /** The answer, or nothing when the stream failed or never finished (nothing to replay then). */
-    answer(fingerprint: string): RecordedAnswer | undefined {
-      if (failed || !finish) return undefined;
-      return { fingerprint, content, ...finish };
-    },
-  };
 }
