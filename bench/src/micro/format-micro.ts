@@ -139,12 +139,14 @@ function formatBreakdown(breakdown: readonly PipelineReport[], plain: readonly P
   return [
     '#### What one call is made of: self time per stage',
     '',
-    'One call per batch, in one more process per tool, measured as above but with every stage of ' +
-      "`defaultToolStages` wrapped (passed as `executeToolBatch`'s `stages` option) to read the clock when " +
-      "the stage is entered and when its promise settles. A stage's self time is its own span minus the span " +
-      'of the stage inside it, so awaits on the store count where they happen. Wall-time medians per stage ' +
-      "over every measured call (they need not add up to the call's median); the wrappers add their own " +
-      'time, which shows as the difference of the last two rows. Stages in pipeline order, outer first.',
+    'One call per batch, in one more process per tool, measured as above but with every check, guard, ' +
+      "the execute and every transform of `defaultToolPipeline` wrapped (passed as `executeToolBatch`'s " +
+      '`pipeline` option) to read the clock when the stage is entered and when its promise settles. The ' +
+      "pipeline runs them one after another, so that span is the stage's self time (a transform that runs " +
+      'the tool again has that run taken out), and awaits on the store count where they happen. Wall-time ' +
+      "medians per stage over every measured call (they need not add up to the call's median); the time " +
+      'between stages and the wrappers themselves show as the difference of the last rows. Stages in ' +
+      'pipeline order.',
     '',
     table(['stage', 'safe, idempotent, memory store', 'controlled, memory store'], rows),
   ].join('\n');

@@ -1,13 +1,14 @@
 /**
  * One pipeline job, in the process it was started for: warm-up, a full collection, then one sample
  * per batch of its wall time and of the process's CPU time (user + system), each divided by the calls
- * in the batch. With `breakdown`, every stage of `defaultToolStages` is wrapped to record when it is
- * entered and when its promise settles; a stage's self time is its own span minus the span of the next
- * stage it entered. The wrappers cost time themselves, so breakdown jobs never give the headline figures.
+ * in the batch. With `breakdown`, every check, guard, the execute and every transform of
+ * `defaultToolPipeline` is wrapped to record when it is entered and when its promise settles; since the
+ * pipeline runs them one after another, that span is the stage's self time. The wrappers cost time
+ * themselves, so breakdown jobs never give the headline figures.
  */
 import { performance } from 'node:perf_hooks';
-import type { ToolStage } from '../../../dist/src/blocks.js';
-import { defaultToolStages } from '../../../dist/src/blocks.js';
+import type { ToolExecute, ToolGuard, ToolPipeline, ToolTransform } from '../../../dist/src/blocks.js';
+import { defaultToolPipeline } from '../../../dist/src/blocks.js';
 import { collectGarbage } from '../shared/meter.js';
 import { median } from '../shared/stats.js';
 import type { PipelineJob, PipelineReport } from './micro-jobs.js';
@@ -15,11 +16,11 @@ import { createPipelineRunner } from './pipeline-setup.js';
 
 export async function measurePipeline(job: PipelineJob): Promise<PipelineReport> {
   if (job.breakdown && job.calls !== 1) throw new Error('A stage breakdown needs one call per batch.');
-  const timing = job.breakdown ? createStageTiming(defaultToolStages) : undefined;
+  const timing = job.breakdown ? createStageTiming(defaultToolPipeline) : undefined;
   const runner = createPipelineRunner({
     tool: job.tool,
     calls: job.calls,
-    ...(timing ? { stages: timing.stages } : {}),
+    ...(timing ? { pipeline: timing.pipeline } : {}),
   });
   for (let i = 0; i < job.warmupBatches; i++) await runner.runBatch();
   timing?.reset();
@@ -76,57 +77,86 @@ function measureTimerCost(): number {
 }
 
 interface StageTiming {
-  stages: ToolStage[];
+  pipeline: ToolPipeline;
   /** Forgets what the warm-up recorded. */
   reset(): void;
-  /** Turns the spans of the batch that just ran into self times. */
+  /** Turns the spans of the batch that just ran into one self time per stage it entered. */
   collect(): void;
   summarize(): { name: string; selfMicros: number; entered: number }[];
 }
 
-function createStageTiming(original: readonly ToolStage[]): StageTiming {
-  const count = original.length;
-  const enteredAt = new Float64Array(count);
-  const settledAt = new Float64Array(count);
-  const entered = new Uint8Array(count);
-  const selfMicros: number[][] = original.map(() => []);
-  const spanOf = (index: number) => (settledAt[index] ?? 0) - (enteredAt[index] ?? 0);
-  const stages = original.map(
-    (stage, index): ToolStage =>
-      (state, next) => {
-        entered[index] = 1;
-        enteredAt[index] = performance.now();
-        return stage(state, next).then((result) => {
-          settledAt[index] = performance.now();
-          return result;
-        });
-      },
-  );
+/**
+ * Wraps every check, guard, the execute and every transform of `original`, in pipeline order. The rows
+ * run one stage after another, so a stage's self time is its own span; only a transform that runs the
+ * tool again (the retry stage, through the `execute` it is given) has the tool's span taken out of its own.
+ */
+function createStageTiming(original: ToolPipeline): StageTiming {
+  const names: string[] = [];
+  const spent: number[] = [];
+  const entered: boolean[] = [];
+  const selfMicros: number[][] = [];
+  let executeTime = 0;
+  const slot = (phase: string, name: string) => {
+    names.push(`${phase}: ${name || 'anonymous'}`);
+    spent.push(0);
+    entered.push(false);
+    selfMicros.push([]);
+    return names.length - 1;
+  };
+  const wrapGuard = (phase: string, guard: ToolGuard): ToolGuard => {
+    const index = slot(phase, guard.name);
+    return async (state) => {
+      const start = performance.now();
+      const result = await guard(state);
+      spent[index] = (spent[index] ?? 0) + performance.now() - start;
+      entered[index] = true;
+      return result;
+    };
+  };
+  const checks = original.checks.map((check) => wrapGuard('check', check));
+  const guards = original.guards.map((guard) => wrapGuard('guard', guard));
+  const executeIndex = slot('execute', original.execute.name);
+  const execute: ToolExecute = async (state) => {
+    const start = performance.now();
+    const result = await original.execute(state);
+    const span = performance.now() - start;
+    executeTime += span;
+    spent[executeIndex] = (spent[executeIndex] ?? 0) + span;
+    entered[executeIndex] = true;
+    return result;
+  };
+  const transforms = original.transforms.map((transform): ToolTransform => {
+    const index = slot('transform', transform.name);
+    return async (state, result, run) => {
+      const start = performance.now();
+      const executedBefore = executeTime;
+      const answer = await transform(state, result, run);
+      const span = performance.now() - start - (executeTime - executedBefore);
+      spent[index] = (spent[index] ?? 0) + span;
+      entered[index] = true;
+      return answer;
+    };
+  });
+  const clear = () => {
+    spent.fill(0);
+    entered.fill(false);
+  };
   return {
-    stages,
+    pipeline: { checks, guards, execute, transforms },
     reset() {
       for (const samples of selfMicros) samples.length = 0;
-      entered.fill(0);
+      clear();
     },
     collect() {
-      let inner = -1;
-      for (let index = count - 1; index >= 0; index--) {
-        if (!entered[index]) continue;
-        let span = spanOf(index);
-        if (inner >= 0) span -= spanOf(inner);
-        selfMicros[index]?.push(span * 1_000);
-        inner = index;
+      for (let index = 0; index < names.length; index++) {
+        if (entered[index]) selfMicros[index]?.push((spent[index] ?? 0) * 1_000);
       }
-      entered.fill(0);
+      clear();
     },
     summarize() {
-      return original.map((stage, index) => {
+      return names.map((name, index) => {
         const samples = selfMicros[index] ?? [];
-        return {
-          name: stage.name || `stage ${index + 1}`,
-          selfMicros: median(samples),
-          entered: samples.length,
-        };
+        return { name, selfMicros: median(samples), entered: samples.length };
       });
     },
   };

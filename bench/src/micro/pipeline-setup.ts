@@ -5,7 +5,7 @@
  * output, retry and timeout wrappers, result shaping.
  */
 import { z } from 'zod';
-import type { ToolBatchContext, ToolCallRequest, ToolStage } from '../../../dist/src/blocks.js';
+import type { ToolBatchContext, ToolCallRequest, ToolPipeline } from '../../../dist/src/blocks.js';
 import * as blocks from '../../../dist/src/blocks.js';
 import * as root from '../../../dist/src/index.js';
 
@@ -54,7 +54,7 @@ export interface PipelineRunner {
 export function createPipelineRunner(options: {
   tool: PipelineToolKind;
   calls: number;
-  stages?: readonly ToolStage[];
+  pipeline?: ToolPipeline;
 }): PipelineRunner {
   const tools = createToolSet([createLookupTool(options.tool)]);
   const store = options.tool === 'safe-no-store' ? undefined : createMemoryStore();
@@ -69,7 +69,7 @@ export function createPipelineRunner(options: {
   const rateLimiter = createMemoryRateLimiter();
   const rateLimits = { controlled: { limit: 1_000_000_000, windowMs: 3_600_000 } };
   const redact = { text: redactSecrets, value: (v: unknown) => redactValue(v) };
-  const executeOptions = options.stages ? { stages: options.stages } : {};
+  const executeOptions = options.pipeline ? { pipeline: options.pipeline } : {};
   let turn = 0;
   return {
     async runBatch() {
