@@ -9,18 +9,16 @@
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
-import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
   deadlines,
-  emit,
-  emitToolCall,
   emitToolResult,
   type SkillRun,
   type StepCall,
   sharedController,
   touch,
 } from './internal/skill-run.js';
+import { type ScreenedCalls, screenStepCalls } from './screen-step-calls.js';
 
 export interface ValidateResult {
   /** One per call, in call order. */
@@ -47,151 +45,49 @@ function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: Abor
   return batch;
 }
 
-/** The empty set of a step where no call was repeated or not offered (never changed: typed read-only). */
-const none: ReadonlySet<string> = new Set();
-
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
-export function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  try {
-    return validate(run, calls);
-  } catch (error) {
-    return Promise.reject(error);
-  }
+export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
+  const screened = screenStepCalls(run, calls);
+  const stopped = screened.queued.length > 0 ? await runQueuedCalls(run, screened) : undefined;
+  const results = calls.map((call) => screened.answered.get(call.callId) as ToolCallResult);
+  for (const result of results) emitToolResult(run, result);
+  const outcome: ValidateResult = { results, repeated: screened.repeated, notOffered: screened.notOffered };
+  if (stopped) outcome.stopped = stopped;
+  return outcome;
 }
 
-/** Not `async`: while the tools run, a reaction on the batch waits, not a frame of this function. */
-function validate(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  // Made when a call needs them: a step whose calls all run keeps none while its tools work.
-  let answered: Map<string, ToolCallResult> | undefined;
-  let repeated: Set<string> | undefined;
-  let notOffered: Set<string> | undefined;
-  const queued: ToolCallRequest[] = [];
+/**
+ * Runs the queued calls through the tool pipeline within the run's limits and stop, with the withdrawn
+ * tools left out, and answers each queued call: with its result, or with an error when a limit won.
+ */
+async function runQueuedCalls(run: SkillRun, screened: ScreenedCalls): Promise<StopReason | undefined> {
+  const { answered, queued } = screened;
   const withdrawn = run.state.breaker.withdrawn;
-  for (const call of calls) {
-    emitToolCall(run, call);
-    if (!run.tools.has(call.toolName)) notOffered = withId(notOffered, call.callId);
-    if (call.problem !== undefined) {
-      answered = withAnswer(
-        answered,
-        call.callId,
-        loopError(call, 'validation_error', `The call could not be read: ${call.problem}`),
-      );
-      continue;
-    }
-    if (withdrawn.length > 0 && withdrawn.includes(call.toolName)) {
-      notOffered = withId(notOffered, call.callId);
-      const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
-      answered = withAnswer(
-        answered,
-        call.callId,
-        loopError(
-          call,
-          'not_found',
-          `'${call.toolName}' was withdrawn after failing ${failures} times in a row. Use another tool, or finish with what you have.`,
-        ),
-      );
-      continue;
-    }
-    const counted = recordCall(
-      run.state.callCounts,
-      callSignature(call.toolName, call.input, call.parsed),
-      run.limits.repeatedCallLimit,
-    );
-    run.state.callCounts = counted.counts;
-    if (counted.repeated) {
-      repeated = withId(repeated, call.callId);
-      emit(run, {
-        type: 'repeated-call',
-        callId: call.callId,
-        toolName: call.toolName,
-        count: counted.count,
-      });
-      answered = withAnswer(
-        answered,
-        call.callId,
-        loopError(
-          call,
-          'validation_error',
-          `'${call.toolName}' was already called ${counted.count - 1} times with these same arguments; calling it again will not change the result, so it was not run. Try a different approach, or finish with what you have.`,
-        ),
-      );
-      continue;
-    }
-    queued.push({
-      callId: call.callId,
-      toolName: call.toolName,
-      input: call.input,
-      ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
-    });
-  }
-  // Kept while the tools run: a copy of exactly its length (a pushed-to array holds room for 17).
-  const toRun = queued.slice();
-  const finish = (stopped: StopReason | undefined): ValidateResult => {
-    const results = calls.map((call) => answered?.get(call.callId) as ToolCallResult);
-    for (const result of results) emitToolResult(run, result);
-    const outcome: ValidateResult = { results, repeated: repeated ?? none, notOffered: notOffered ?? none };
-    if (stopped) outcome.stopped = stopped;
-    return outcome;
-  };
-  if (toRun.length === 0) return Promise.resolve(finish(undefined));
   const tools =
     withdrawn.length === 0
       ? run.tools
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
-  return awaitWithin({
+  const within = await awaitWithin({
     ...deadlines(run),
     controller: sharedController(run),
     work: (signal) => {
       // The work's signal follows the user's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)
-        return executeToolBatch(toRun, stepBatch(run, tools, signal));
+        return executeToolBatch(queued, stepBatch(run, tools, signal));
       const linked = linkSignals([signal, run.batch.signal]);
-      return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
+      return executeToolBatch(queued, stepBatch(run, tools, linked.signal)).finally(linked.release);
     },
-  }).then((within) => {
-    let stopped: StopReason | undefined;
-    if (within.status === 'done') {
-      touch(run);
-      for (const result of within.value) answered = withAnswer(answered, result.callId, result);
-    } else if (within.status === 'stopped') stopped = within.reason;
-    for (const call of toRun) {
-      if (answered?.has(call.callId)) continue;
-      answered = withAnswer(answered, call.callId, unansweredError(call, within, run.batch.redact.text));
-    }
-    return finish(stopped);
   });
-}
-
-/** `answers` with `id`'s result set; a new map when there was none. */
-function withAnswer(
-  answers: Map<string, ToolCallResult> | undefined,
-  id: string,
-  result: ToolCallResult,
-): Map<string, ToolCallResult> {
-  const map = answers ?? new Map<string, ToolCallResult>();
-  map.set(id, result);
-  return map;
-}
-
-/** `set` with `id` added; a new set when there was none. */
-function withId(set: Set<string> | undefined, id: string): Set<string> {
-  const ids = set ?? new Set<string>();
-  ids.add(id);
-  return ids;
-}
-
-function loopError(
-  call: ToolCallRequest,
-  category: 'not_found' | 'validation_error',
-  message: string,
-): ToolCallResult {
-  return {
-    status: 'error',
-    callId: call.callId,
-    toolName: call.toolName,
-    error: { category, message, retryable: false },
-    contextText: `Error (${category}) from tool '${call.toolName}': ${message}`,
-  };
+  let stopped: StopReason | undefined;
+  if (within.status === 'done') {
+    touch(run);
+    for (const result of within.value) answered.set(result.callId, result);
+  } else if (within.status === 'stopped') stopped = within.reason;
+  for (const call of queued) {
+    if (answered.has(call.callId)) continue;
+    answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
+  }
+  return stopped;
 }
 
 function unansweredError(
