@@ -8,21 +8,13 @@
  * the transcript) is taken from a response before it is complete.
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import { awaitWithin, type StopReason } from './await-within.js';
-import { invokeModel, type ModelResponse } from './call-model.js';
-import { finishSkillTool, finishSkillToolName } from './finish-skill-tool.js';
-import {
-  deadlines,
-  deliver,
-  emit,
-  offeredToolNames,
-  type SkillRun,
-  sharedController,
-  touch,
-} from './internal/skill-run.js';
+import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
+import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
+import { describeUnparseable } from './describe-unparseable.js';
+import { deadlines, deliver, emit, type SkillRun, sharedController, touch } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
+import { offeredModelTools } from './offered-model-tools.js';
 import { loopNote } from './skill-messages.js';
-import { toModelTools } from './to-model-tools.js';
 
 /** `act`: tools offered; `reflect`: a level-1 reflection turn with every tool withheld. */
 export type ReactMode = 'act' | 'reflect';
@@ -36,84 +28,34 @@ export type ReactResult =
 const actLabels: Readonly<Record<string, string>> = Object.freeze({ step: 'act' });
 const reflectLabels: Readonly<Record<string, string>> = Object.freeze({ step: 'reflect' });
 
+/** How many times each kind of retry has been taken in one react phase. */
+interface ReactRetries {
+  transient: number;
+  truncated: number;
+  unparseable: number;
+}
+
 /** Calls the model for the next step, with the generic retries; counts one iteration. */
 export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactResult> {
   const tools = mode === 'act' ? offeredModelTools(run) : [];
-  const retries = { transient: 0, truncated: 0, unparseable: 0 };
+  const retries: ReactRetries = { transient: 0, truncated: 0, unparseable: 0 };
   let hint: string | undefined;
   run.state.iterations += 1;
   for (;;) {
-    const prompt = [...run.prompt, ...run.messages];
-    if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
-    run.state.turns += 1;
-    const live = run.onEvent !== undefined;
-    const within = await awaitWithin({
-      ...deadlines(run),
-      controller: sharedController(run),
-      work: (signal) =>
-        invokeModel({
-          model: run.model,
-          prompt,
-          phase: 'skill',
-          ...(run.flow ? { flow: run.flow } : {}),
-          labels: mode === 'act' ? actLabels : reflectLabels,
-          tools,
-          stream: run.stream,
-          maxOutputTokens: run.state.maxOutputTokens,
-          signal,
-          ...(live
-            ? {
-                onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
-                onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
-              }
-            : {}),
-        }),
-    });
+    const within = await invokeStepModel(run, { mode, tools, hint });
     if (within.status === 'stopped') return { kind: 'stopped', reason: within.reason };
     if (within.status === 'failed') return { kind: 'failed', error: within.error, partial: emptyPartial() };
     const call = within.value;
     touch(run);
     if (!call.ok) {
-      const canRetry =
-        !call.delivered && retries.transient < run.limits.modelRetries && isRetryableModelError(call.error);
-      if (!canRetry) return { kind: 'failed', error: call.error, partial: call.partial };
-      retries.transient += 1;
-      const delayMs = modelRetryDelayMs({
-        attempt: retries.transient,
-        error: call.error,
-        limits: run.limits,
-      });
-      emit(run, {
-        type: 'react-retry',
-        cause: 'transient',
-        attempt: retries.transient,
-        message: run.batch.redact.text(describeError(call.error)),
-        delayMs,
-        discardPartial: false,
-      });
-      try {
-        await run.clock.sleep(delayMs, run.signal);
-      } catch {
-        return { kind: 'stopped', reason: 'user-stop' };
-      }
+      const ended = await waitForTransientRetry(run, retries, call);
+      if (ended) return ended;
       continue;
     }
     const response = call.response;
     run.state.inputTokens += response.inputTokens;
     run.state.outputTokens += response.outputTokens;
-    if (response.finishReason === 'length' && retries.truncated < run.limits.truncationRetries) {
-      retries.truncated += 1;
-      run.state.maxOutputTokens *= 2;
-      emit(run, {
-        type: 'react-retry',
-        cause: 'truncated',
-        attempt: retries.truncated,
-        message: `The output was cut off at the length limit; retrying with ${run.state.maxOutputTokens} output tokens.`,
-        delayMs: 0,
-        discardPartial: live,
-      });
-      continue;
-    }
+    if (retryTruncated(run, retries, response)) continue;
     const problem = describeUnparseable(response, mode);
     if (problem !== undefined && retries.unparseable < run.limits.unparseableRetries) {
       retries.unparseable += 1;
@@ -124,7 +66,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
         attempt: retries.unparseable,
         message: problem,
         delayMs: 0,
-        discardPartial: live,
+        discardPartial: run.onEvent !== undefined,
       });
       continue;
     }
@@ -134,57 +76,93 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
   }
 }
 
-/** The flow's tools that are still offered, plus `finish_skill`. */
-/**
- * The tools offered for a call: the run's tools less the withdrawn ones, then `finish_skill`. Built once
- * per tool set and withdrawn list (a run's calls mostly share one), not at every call: the same array
- * goes to every call with that offer, and nothing downstream changes it.
- */
-const offers = new WeakMap<SkillRun['tools'], Map<string, LanguageModelV3FunctionTool[]>>();
+/** One attempt of the step's model call within the run's deadlines, with the retry hint when there is one. */
+function invokeStepModel(
+  run: SkillRun,
+  call: { mode: ReactMode; tools: LanguageModelV3FunctionTool[]; hint: string | undefined },
+): Promise<WithinOutcome<ModelCallOutcome>> {
+  const { mode, tools, hint } = call;
+  const prompt = [...run.prompt, ...run.messages];
+  if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
+  run.state.turns += 1;
+  const live = run.onEvent !== undefined;
+  return awaitWithin({
+    ...deadlines(run),
+    controller: sharedController(run),
+    work: (signal) =>
+      invokeModel({
+        model: run.model,
+        prompt,
+        phase: 'skill',
+        ...(run.flow ? { flow: run.flow } : {}),
+        labels: mode === 'act' ? actLabels : reflectLabels,
+        tools,
+        stream: run.stream,
+        maxOutputTokens: run.state.maxOutputTokens,
+        signal,
+        ...(live
+          ? {
+              onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
+              onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
+            }
+          : {}),
+      }),
+  });
+}
 
-function offeredModelTools(run: SkillRun): LanguageModelV3FunctionTool[] {
-  const withdrawnKey = run.state.breaker.withdrawn.join('\n');
-  let byWithdrawn = offers.get(run.tools);
-  if (!byWithdrawn) {
-    byWithdrawn = new Map();
-    offers.set(run.tools, byWithdrawn);
+/**
+ * A failed call: waits out the backoff before a retry when the failure is transient and nothing of it
+ * reached a live consumer (`undefined`), else ends the phase as failed, or stopped when the wait was.
+ */
+async function waitForTransientRetry(
+  run: SkillRun,
+  retries: ReactRetries,
+  call: Extract<ModelCallOutcome, { ok: false }>,
+): Promise<ReactResult | undefined> {
+  const canRetry =
+    !call.delivered && retries.transient < run.limits.modelRetries && isRetryableModelError(call.error);
+  if (!canRetry) return { kind: 'failed', error: call.error, partial: call.partial };
+  retries.transient += 1;
+  const delayMs = modelRetryDelayMs({
+    attempt: retries.transient,
+    error: call.error,
+    limits: run.limits,
+  });
+  emit(run, {
+    type: 'react-retry',
+    cause: 'transient',
+    attempt: retries.transient,
+    message: run.batch.redact.text(describeError(call.error)),
+    delayMs,
+    discardPartial: false,
+  });
+  try {
+    await run.clock.sleep(delayMs, run.signal);
+  } catch {
+    return { kind: 'stopped', reason: 'user-stop' };
   }
-  let tools = byWithdrawn.get(withdrawnKey);
-  if (!tools) {
-    const offered = new Set(offeredToolNames(run));
-    tools = [...toModelTools(run.tools).filter((tool) => offered.has(tool.name)), finishSkillTool];
-    byWithdrawn.set(withdrawnKey, tools);
-  }
-  return tools;
+  return undefined;
+}
+
+/** Output cut off by the length limit: doubles the output tokens for a retry, while retries are left. */
+function retryTruncated(run: SkillRun, retries: ReactRetries, response: ModelResponse): boolean {
+  if (response.finishReason !== 'length' || retries.truncated >= run.limits.truncationRetries) return false;
+  retries.truncated += 1;
+  run.state.maxOutputTokens *= 2;
+  emit(run, {
+    type: 'react-retry',
+    cause: 'truncated',
+    attempt: retries.truncated,
+    message: `The output was cut off at the length limit; retrying with ${run.state.maxOutputTokens} output tokens.`,
+    delayMs: 0,
+    discardPartial: run.onEvent !== undefined,
+  });
+  return true;
 }
 
 function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string): void {
   touch(run);
   deliver(run, run.parentId === undefined ? { type, delta } : { type, delta, parentId: run.parentId });
-}
-
-/** What makes a response unusable, as a hint for the retry; `undefined` when it can be used. */
-function describeUnparseable(response: ModelResponse, mode: ReactMode): string | undefined {
-  if (response.text.trim() === '' && response.toolCalls.length === 0) {
-    return mode === 'reflect'
-      ? 'Your reply was empty. Explain in a few sentences what went wrong and what you will do differently.'
-      : `Your reply was empty. Call one of the tools, or call ${finishSkillToolName} with the outcome.`;
-  }
-  if (mode === 'reflect') return undefined;
-  for (const call of response.toolCalls) {
-    const text = call.input.trim();
-    if (text === '') continue;
-    try {
-      // Kept for the loop's repeat detection, which would parse the same text again.
-      call.parsed = JSON.parse(text);
-    } catch (error) {
-      return (
-        `The arguments of your call to ${call.toolName} are not valid JSON (${(error as Error).message}). ` +
-        'Call it again with a JSON object.'
-      );
-    }
-  }
-  return undefined;
 }
 
 function describeError(error: unknown): string {

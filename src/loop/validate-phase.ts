@@ -9,7 +9,6 @@
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
 import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
-import { callSignature, recordCall } from './detect-repeated-call.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
   deadlines,
@@ -19,6 +18,7 @@ import {
   sharedController,
   touch,
 } from './internal/skill-run.js';
+import { type ScreenedCalls, screenStepCalls } from './screen-step-calls.js';
 
 export interface ValidateResult {
   /** One per call, in call order. */
@@ -45,73 +45,22 @@ function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: Abor
 
 /** Runs the step's calls (except `finish_skill`) and returns one result per call. */
 export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): Promise<ValidateResult> {
-  const answered = new Map<string, ToolCallResult>();
-  const repeated = new Set<string>();
-  const notOffered = new Set<string>();
-  const toRun: ToolCallRequest[] = [];
+  const screened = screenStepCalls(run, calls);
+  const stopped = screened.queued.length > 0 ? await runQueuedCalls(run, screened) : undefined;
+  const results = calls.map((call) => screened.answered.get(call.callId) as ToolCallResult);
+  for (const result of results) emit(run, { type: 'tool-result', result });
+  const outcome: ValidateResult = { results, repeated: screened.repeated, notOffered: screened.notOffered };
+  if (stopped) outcome.stopped = stopped;
+  return outcome;
+}
+
+/**
+ * Runs the queued calls through the tool pipeline within the run's limits and stop, with the withdrawn
+ * tools left out, and answers each queued call: with its result, or with an error when a limit won.
+ */
+async function runQueuedCalls(run: SkillRun, screened: ScreenedCalls): Promise<StopReason | undefined> {
+  const { answered, queued } = screened;
   const withdrawn = run.state.breaker.withdrawn;
-  for (const call of calls) {
-    emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
-    if (!run.tools.has(call.toolName)) notOffered.add(call.callId);
-    if (call.problem !== undefined) {
-      answered.set(
-        call.callId,
-        loopError(call, 'validation_error', `The call could not be read: ${call.problem}`),
-      );
-      continue;
-    }
-    if (withdrawn.length > 0 && withdrawn.includes(call.toolName)) {
-      notOffered.add(call.callId);
-      const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
-      answered.set(
-        call.callId,
-        loopError(
-          call,
-          'not_found',
-          `'${call.toolName}' was withdrawn after failing ${failures} times in a row. Use another tool, or finish with what you have.`,
-        ),
-      );
-      continue;
-    }
-    const counted = recordCall(
-      run.state.callCounts,
-      callSignature(call.toolName, call.input, call.parsed),
-      run.limits.repeatedCallLimit,
-    );
-    run.state.callCounts = counted.counts;
-    if (counted.repeated) {
-      repeated.add(call.callId);
-      emit(run, {
-        type: 'repeated-call',
-        callId: call.callId,
-        toolName: call.toolName,
-        count: counted.count,
-      });
-      answered.set(
-        call.callId,
-        loopError(
-          call,
-          'validation_error',
-          `'${call.toolName}' was already called ${counted.count - 1} times with these same arguments; calling it again will not change the result, so it was not run. Try a different approach, or finish with what you have.`,
-        ),
-      );
-      continue;
-    }
-    toRun.push({
-      callId: call.callId,
-      toolName: call.toolName,
-      input: call.input,
-      ...(call.parallelGroup ? { parallelGroup: call.parallelGroup } : {}),
-    });
-  }
-  const finish = (stopped: StopReason | undefined): ValidateResult => {
-    const results = calls.map((call) => answered.get(call.callId) as ToolCallResult);
-    for (const result of results) emit(run, { type: 'tool-result', result });
-    const outcome: ValidateResult = { results, repeated, notOffered };
-    if (stopped) outcome.stopped = stopped;
-    return outcome;
-  };
-  if (toRun.length === 0) return finish(undefined);
   const tools =
     withdrawn.length === 0
       ? run.tools
@@ -120,11 +69,11 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     ...deadlines(run),
     controller: sharedController(run),
     work: (signal) => {
-      // The work's signal follows the run's already: the batch's is linked in only when it is another one.
+      // The work's signal follows the user's already: the batch's is linked in only when it is another one.
       if (run.batch.signal === run.signal || run.batch.signal === undefined)
-        return executeToolBatch(toRun, stepBatch(run, tools, signal));
+        return executeToolBatch(queued, stepBatch(run, tools, signal));
       const linked = linkSignals([signal, run.batch.signal]);
-      return executeToolBatch(toRun, stepBatch(run, tools, linked.signal)).finally(linked.release);
+      return executeToolBatch(queued, stepBatch(run, tools, linked.signal)).finally(linked.release);
     },
   });
   let stopped: StopReason | undefined;
@@ -132,25 +81,11 @@ export async function validatePhase(run: SkillRun, calls: readonly StepCall[]): 
     touch(run);
     for (const result of within.value) answered.set(result.callId, result);
   } else if (within.status === 'stopped') stopped = within.reason;
-  for (const call of toRun) {
-    if (!answered.has(call.callId))
-      answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
+  for (const call of queued) {
+    if (answered.has(call.callId)) continue;
+    answered.set(call.callId, unansweredError(call, within, run.batch.redact.text));
   }
-  return finish(stopped);
-}
-
-function loopError(
-  call: ToolCallRequest,
-  category: 'not_found' | 'validation_error',
-  message: string,
-): ToolCallResult {
-  return {
-    status: 'error',
-    callId: call.callId,
-    toolName: call.toolName,
-    error: { category, message, retryable: false },
-    contextText: `Error (${category}) from tool '${call.toolName}': ${message}`,
-  };
+  return stopped;
 }
 
 function unansweredError(

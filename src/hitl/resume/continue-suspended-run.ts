@@ -11,47 +11,22 @@
  * - a failed call that changed files (seed 004) keeps its error as the result, and its files are rolled
  *   back, kept (the run stops), or kept while the run goes on.
  * A note tells the model what people decided, and repeats of settled calls in the rest of the run are
- * answered from the settlement (see `ToolBatchContext.answered`). Over 400 lines: the settlement of each
- * kind of question stays in this one file, so that what an answer does reads in one place.
+ * answered from the settlement (see `ToolBatchContext.answered`). What one answer does is settled by its
+ * kind in `settleAnsweredQuestion` (settle-approval, settle-unknown-outcome, settle-feedback,
+ * settle-file-question).
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../../loop/index.js';
-import type {
-  AnsweredCall,
-  ApprovalDecision,
-  OutcomeDecision,
-  SuspendedRun,
-  SuspensionRecord,
-  ToolCallResult,
-} from '../../spec/index.js';
-import {
-  type AnsweredCalls,
-  resumeToolCall,
-  type ToolBatchContext,
-  type ToolCallResumption,
-  type ToolSet,
-} from '../../tool/index.js';
-import { observe, record, type TurnState } from '../../turn/index.js';
+import type { AnsweredCall, SuspendedRun, SuspensionRecord, ToolCallResult } from '../../spec/index.js';
+import type { AnsweredCalls, ToolBatchContext } from '../../tool/index.js';
+import { observe, record } from '../../turn/index.js';
 import { expireSuspensions } from '../index.js';
-import { settleFileQuestion } from './settle-file-question.js';
-import { argumentsOf, patchResults } from './suspended-transcript.js';
+import type { ContinueSuspendedRunOptions } from './continue-suspended-run-options.js';
+import { observeAnswer } from './internal/observe-answer.js';
+import { settleAnsweredQuestion } from './settle-answered-question.js';
+import { patchResults } from './suspended-transcript.js';
 
-export interface ContinueSuspendedRunOptions {
-  run: SuspendedRun;
-  turn: TurnState;
-  tools: ToolSet;
-  batch: Omit<ToolBatchContext, 'tools'>;
-  /** The flow or plan item the run belongs to (observations' parent). */
-  parentId: string;
-  /**
-   * Settles feedback some tools handle themselves (an A2A delegation passes the answer to the remote
-   * agent): a result, a new question, or `undefined` to take the answer as the result.
-   */
-  settleFeedback?: (
-    record: SuspensionRecord,
-    answer: unknown,
-  ) => Promise<ToolCallResult | { ask: string } | undefined>;
-}
+export type { ContinueSuspendedRunOptions } from './continue-suspended-run-options.js';
 
 export type ContinuedRun =
   | { kind: 'waiting'; run: SuspendedRun }
@@ -95,7 +70,7 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
       continue;
     }
     if (!question.callId || !question.toolName) continue;
-    const outcome = await settle(options, question, messages);
+    const outcome = await settleAnsweredQuestion(options, question, messages);
     if ('ask' in outcome) {
       // The answer raised a new question (a remote agent asks again): the run waits once more.
       const again: SuspensionRecord = {
@@ -139,149 +114,6 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
   );
 }
 
-type Settlement =
-  | { result: ToolCallResult; note: string; remember?: AnsweredCall; stop?: string }
-  | { ask: string };
-
-async function settle(
-  options: ContinueSuspendedRunOptions,
-  question: SuspensionRecord,
-  messages: readonly LanguageModelV3Message[],
-): Promise<Settlement> {
-  const { turn, parentId } = options;
-  const callId = question.callId as string;
-  const toolName = question.toolName as string;
-  if (question.kind === 'rollback') {
-    const settled = await settleFileQuestion(options.batch, question);
-    observeAnswer(turn, question, settled.decision, parentId);
-    await journalAnswer(options, question, settled.result);
-    return settled;
-  }
-  if (question.kind === 'approval') {
-    const decision: ApprovalDecision =
-      question.status === 'answered'
-        ? (question.answer as ApprovalDecision)
-        : { decision: 'reject', reason: 'the approval request expired' };
-    observeAnswer(turn, question, question.status === 'expired' ? 'expired' : decision.decision, parentId);
-    if (decision.decision === 'reject') {
-      const why = decision.reason ? `: ${options.batch.redact.text(decision.reason)}` : '';
-      const result = refused(question, `The user refused this call${why}. Do not try it again.`);
-      return {
-        result,
-        note: `The user REJECTED the call to ${toolName}${why}. Do not retry it; find another way or finish.`,
-        remember: {
-          toolName,
-          ...(question.argsHash ? { argsHash: question.argsHash } : {}),
-          result: JSON.stringify(result),
-        },
-      };
-    }
-    const input = decision.decision === 'edit' ? decision.arguments : argumentsOf(messages, callId);
-    const result = await runCall(options, question, { kind: 'approved', input });
-    const edited = decision.decision === 'edit' ? ' with the arguments the user edited' : '';
-    return {
-      result: edited
-        ? {
-            ...result,
-            contextText: `(run${edited}: ${JSON.stringify(options.batch.redact.value(input))}) ${result.contextText}`,
-          }
-        : result,
-      note: `The user approved the call to ${toolName}${edited}; it ran once and its result is above. Do not call it again for this.`,
-      remember: {
-        toolName,
-        ...(question.argsHash ? { argsHash: question.argsHash } : {}),
-        result: JSON.stringify(result),
-      },
-    };
-  }
-  if (question.kind === 'outcome_unknown') {
-    const decision: OutcomeDecision =
-      question.status === 'answered' ? (question.answer as OutcomeDecision) : { decision: 'skip' };
-    observeAnswer(turn, question, decision.decision, parentId);
-    if (decision.decision === 'not-happened') {
-      const result = await runCall(options, question, {
-        kind: 'rerun',
-        input: argumentsOf(messages, callId),
-      });
-      return {
-        result,
-        note: `The user said the earlier call to ${toolName} did not take effect; it ran again.`,
-      };
-    }
-    const happened = decision.decision === 'happened';
-    const output = happened ? (decision.output ?? 'The user confirmed this call took effect.') : undefined;
-    const result: ToolCallResult = happened
-      ? {
-          status: 'success',
-          callId,
-          toolName,
-          output: options.batch.redact.value(output),
-          contextText: textOf(options.batch.redact.value(output)),
-        }
-      : refused(question, 'The user chose to leave this call out; it did not run again.');
-    await journalAnswer(options, question, result);
-    return {
-      result,
-      note: happened
-        ? `The user confirmed the earlier call to ${toolName} took effect. Do not call it again for this.`
-        : `The user chose to leave out the call to ${toolName}. Do not call it again.`,
-    };
-  }
-  // Feedback: the answer is the result (seed 002: "user feedback IS the tool result").
-  const answer = question.status === 'answered' ? question.answer : undefined;
-  observeAnswer(turn, question, 'answered', parentId);
-  const own = options.settleFeedback ? await options.settleFeedback(question, answer) : undefined;
-  if (own && 'ask' in own) return { ask: own.ask };
-  const shown = options.batch.redact.value(answer);
-  const result: ToolCallResult = own ?? {
-    status: 'success',
-    callId,
-    toolName,
-    output: shown,
-    contextText: `The user answered: ${textOf(shown)}`,
-  };
-  await journalAnswer(options, question, result);
-  // A tool that settled the answer itself (a remote agent's reply) speaks through its result alone.
-  if (own) return { result, note: '' };
-  return {
-    result,
-    note: `The call to ${toolName} is COMPLETED: the user answered ${textOf(shown)}. That is its result; do not call ${toolName} again, go on with the answer.`,
-    remember: { toolName, result: JSON.stringify(result) },
-  };
-}
-
-/** Runs a held call through the whole pipeline, approved for exactly these arguments or allowed to run again. */
-async function runCall(
-  options: ContinueSuspendedRunOptions,
-  question: SuspensionRecord,
-  how: Exclude<ToolCallResumption, { kind: 'answered' }>,
-): Promise<ToolCallResult> {
-  return resumeToolCall(heldCall(question), how, runBatch(options));
-}
-
-/** Records a person's answer as the call's journaled result, so the journal tells what happened. */
-async function journalAnswer(
-  options: ContinueSuspendedRunOptions,
-  question: SuspensionRecord,
-  result: ToolCallResult,
-): Promise<void> {
-  await resumeToolCall(heldCall(question), { kind: 'answered', result }, runBatch(options));
-}
-
-function heldCall(question: SuspensionRecord) {
-  return {
-    callId: question.callId as string,
-    toolName: question.toolName as string,
-    idempotencyKey: question.idempotencyKey,
-    argsHash: question.argsHash,
-  };
-}
-
-/** The batch of the suspended run: its own turn id, so that a held call keeps its idempotency key. */
-function runBatch(options: ContinueSuspendedRunOptions): ToolBatchContext {
-  return { ...options.batch, turnId: options.run.runTurnId, tools: options.tools };
-}
-
 function resumeWith(
   options: ContinueSuspendedRunOptions,
   messages: LanguageModelV3Message[],
@@ -308,39 +140,4 @@ export function lookupOf(answered: readonly AnsweredCall[]): AnsweredCalls {
     forCall: (toolName, argsHash) =>
       parse(answered.find((a) => a.toolName === toolName && a.argsHash === argsHash)),
   };
-}
-
-function refused(question: SuspensionRecord, message: string): ToolCallResult {
-  return {
-    status: 'error',
-    callId: question.callId as string,
-    toolName: question.toolName as string,
-    error: { category: 'auth_error', message, retryable: false, refusedBy: 'person' },
-    contextText: `Error (auth_error) from tool '${question.toolName}': ${message}`,
-  };
-}
-
-function observeAnswer(
-  turn: TurnState,
-  question: SuspensionRecord,
-  decision: string,
-  parentId: string,
-): void {
-  observe(
-    turn,
-    'resumed',
-    {
-      suspensionId: question.id,
-      kind: question.kind,
-      decision,
-      ...(question.callId ? { callId: question.callId } : {}),
-      ...(question.toolName ? { toolName: question.toolName } : {}),
-      ...(question.answeredBy ? { answeredBy: question.answeredBy } : {}),
-    },
-    parentId,
-  );
-}
-
-function textOf(value: unknown): string {
-  return typeof value === 'string' ? value : JSON.stringify(value);
 }

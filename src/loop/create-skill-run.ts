@@ -1,0 +1,56 @@
+/**
+ * The skill loop's first step: the run's working record from its options, with its limits resolved and
+ * its control state fresh or restored from a checkpoint. Options that cannot take effect are refused here.
+ */
+import { ConfigurationError } from '../errors/index.js';
+import { taintFromTranscript } from '../tool/index.js';
+import { randomIdGenerator } from '../util/index.js';
+import type { SkillRun } from './internal/skill-run.js';
+import type { RunSkillLoopOptions } from './run-skill-loop-options.js';
+import { resolveSkillLoopLimits } from './skill-loop-limits.js';
+import { createSkillLoopState } from './skill-loop-state.js';
+
+/** Builds the run's working record; throws a `ConfigurationError` for an option that cannot take effect. */
+export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
+  const clock = options.clock ?? options.batch.clock;
+  // The bound's old shorthand is refused rather than ignored (docs/decisions/0053-one-table-of-bounds.md).
+  if (Object.hasOwn(options, 'maxIterations'))
+    throw new ConfigurationError({
+      message: 'runSkillLoop({ maxIterations }) was removed.',
+      problems: ['maxIterations: set limits.maxIterations instead'],
+    });
+  const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call: options.limits });
+  const state = options.resume
+    ? structuredClone(options.resume.state)
+    : createSkillLoopState({ now: clock.now(), maxOutputTokens: limits.maxOutputTokens });
+  return {
+    model: options.model,
+    prompt: options.prompt,
+    flow: options.flow,
+    parentId: options.parentId,
+    stream: options.stream === true,
+    signal: options.signal,
+    stop: options.stop,
+    stopRequested: options.stopRequested,
+    clock,
+    limits,
+    tools: options.tools,
+    // One taint state per run, restored from the transcript on resume (tool/tool-batch-context.ts).
+    batch: {
+      ...options.batch,
+      tools: options.tools,
+      taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
+    },
+    abort: undefined,
+    stepBatch: undefined,
+    requiredTools: options.requiredTools ?? [],
+    successCriteria: options.reflection?.successCriteria,
+    cleanOnBacktrack: options.cleanContextOnBacktrack !== false,
+    parseTextToolCalls: options.parseTextToolCalls,
+    ids: options.ids ?? randomIdGenerator,
+    onEvent: options.onEvent,
+    state,
+    messages: [...(options.resume?.messages ?? [])],
+    events: [],
+  };
+}

@@ -1,0 +1,97 @@
+/**
+ * PEX phase 3 of `executeFlow`: the skill run of a reviewed flow. The skill gets the flow's own tools
+ * with the component tools, a system prompt composed for the flow, and a workspace the component tools
+ * read and write; the user's confirmation becomes one approval per tool that needs it.
+ */
+import type { LanguageModelV3Message } from '@ai-sdk/provider';
+import { runSkillLoop, type SkillLoopResult } from '../loop/index.js';
+import type { ScratchpadEntry } from '../spec/index.js';
+import { approveConfirmedCalls, createToolSet, type ToolSet } from '../tool/index.js';
+import { sharedComponentTools } from './component-tools.js';
+import type { ExecuteFlowOptions } from './execute-flow-options.js';
+import type { ReviewedFlow } from './review-and-confirm-slots.js';
+import { composeSkillPrompt } from './skill-prompt.js';
+
+/** What the skill run left: the loop's result and the workspace its component tools wrote to. */
+export interface FlowSkillRun {
+  loop: SkillLoopResult;
+  workspace: { scratchpad: ScratchpadEntry[]; written: string[] };
+}
+
+/** Runs the flow's skill to an outcome. */
+export async function runFlowSkill(
+  options: ExecuteFlowOptions,
+  reviewed: ReviewedFlow,
+): Promise<FlowSkillRun> {
+  const { state, flow, definition, check } = reviewed;
+  const workspace = {
+    history: options.history,
+    scratchpad: [...options.scratchpad],
+    preferences: options.preferences,
+    stack: state.stack,
+    previous: options.previous,
+    flowId: flow.id,
+    flowName: flow.name,
+    clock: options.batch.clock,
+    maxScratchpadEntries: options.maxScratchpadEntries,
+    written: [] as string[],
+  };
+  const tools = withComponentTools(check.tools);
+  const system = composeSkillPrompt({
+    persona: options.persona,
+    ...(options.domain ? { domain: options.domain } : {}),
+    spec: definition,
+    flow,
+    preferences: options.preferences,
+    ...(options.guidance ? { guidance: options.guidance } : {}),
+  });
+  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
+  const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
+  const loop = await runSkillLoop({
+    model: options.model,
+    prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
+    tools,
+    batch:
+      approvals.length > 0
+        ? {
+            ...options.batch,
+            runScope: workspace,
+            approvals: approveConfirmedCalls({
+              toolNames: approvals,
+              ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
+            }),
+          }
+        : { ...options.batch, runScope: workspace },
+    flow: definition.name,
+    parentId: flow.id,
+    complexity: definition.complexity ?? 'simple',
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.requiredTools && options.requiredTools.length > 0
+      ? { requiredTools: options.requiredTools }
+      : {}),
+    ...(options.resume ? { resume: options.resume } : {}),
+    ...(definition.complexity === 'complex' && definition.successCriteria
+      ? { reflection: { successCriteria: definition.successCriteria } }
+      : {}),
+    ...(options.stream ? { stream: true } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.stop ? { stop: options.stop } : {}),
+  });
+  return { loop, workspace };
+}
+
+/**
+ * A flow's tools with the component tools, one set per flow tool set: the component tools read their
+ * run's workspace from the batch (`runScope`), so the set is the same from run to run, and so is the
+ * skill loop's cache of the tools it offers the model.
+ */
+const withComponents = new WeakMap<ToolSet, ToolSet>();
+
+function withComponentTools(flowTools: ToolSet): ToolSet {
+  let set = withComponents.get(flowTools);
+  if (!set) {
+    set = createToolSet([...flowTools.values(), ...sharedComponentTools]);
+    withComponents.set(flowTools, set);
+  }
+  return set;
+}
