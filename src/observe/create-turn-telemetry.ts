@@ -6,6 +6,9 @@
  * names (`providerOptions.flowstack.flow`), a tool call of the innermost open flow or plan item. Every
  * string attribute that could carry user data passes the redactor; prompt and tool contents are only
  * recorded when `recordContent` is set.
+ *
+ * Longer than 400 lines: the open spans of one turn (turn, flows, plan items, model and tool calls) are
+ * one piece of state that every reporting function here reads and changes; split, each file would need it all.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import {

@@ -11,7 +11,7 @@ import {
   transitionDialogue,
 } from '../flow/index.js';
 import type { CreatedFrame } from '../respond/index.js';
-import type { FlowInstance, Intent, ObservationType, PendingQuestion } from '../spec/index.js';
+import type { FlowInstance, Intent, ObservationType, PendingQuestion, SkillOutcome } from '../spec/index.js';
 import type { FlowExecution } from './execute-flow.js';
 import type { RecoveryReason } from './recover.js';
 import type { VerifyCheck } from './verify-flow.js';
@@ -39,7 +39,7 @@ export type ExecutionEffect =
   /** `recover()` decides what to do with a flow that could not finish. */
   | { type: 'recover'; reason: RecoveryReason }
   /** The run waits for people; its checkpoint is kept. */
-  | { type: 'suspend' }
+  | { type: 'suspend'; outcome: Extract<SkillOutcome, { outcome: 'suspended' }> }
   /** A hard-coded fallback: another flow takes over with the slots mapped. */
   | { type: 'fall-back'; target: FallbackTarget };
 
@@ -91,7 +91,7 @@ export function applyExecution(execution: FlowExecution, where: ExecutionWhere):
         reason: { kind: 'uncertain', reason: execution.outcome.reason },
       });
     case 'suspended':
-      return add(applied, { type: 'suspend' });
+      return add(applied, { type: 'suspend', outcome: execution.outcome });
     case 'fallback': {
       const { target } = execution;
       observe(applied, 'recovery', {

@@ -68,12 +68,11 @@ export async function carryOut(
       case 'recover':
         return recoverItem(run, current, effect.reason);
       case 'suspend': {
-        if (execution.kind !== 'suspended') break;
         turn.suspended = true;
         const suspended = suspendFlowRun(turn, {
           flowId: item.id,
           runTurnId: item.runTurnId ?? turn.turnId,
-          outcome: execution.outcome,
+          outcome: effect.outcome,
           events: execution.events,
           ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
           ids: run.ids,

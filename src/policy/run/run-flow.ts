@@ -120,11 +120,10 @@ async function carryOut(
       case 'recover':
         return recoverFlow(loop, flow, definition, effect.reason);
       case 'suspend': {
-        if (execution.kind !== 'suspended') break;
         const run = suspendFlowRun(turn, {
           flowId: flow.id,
           runTurnId: carried?.batch.turnId ?? turn.turnId,
-          outcome: execution.outcome,
+          outcome: effect.outcome,
           events: execution.events,
           ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
           ids: idsOf(loop),
