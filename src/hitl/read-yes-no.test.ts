@@ -2,19 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { readYesNo } from './read-yes-no.js';
 
 describe('readYesNo: only a clear answer counts', () => {
-  it.each([
-    'yes',
-    'Yes.',
-    'y',
-    'ok',
-    'yes, go ahead',
-    'Sure, please!',
-    'ok do it',
-    'yes please',
-    'approve',
-  ])('%j is a yes', (text) => {
-    expect(readYesNo(text)).toEqual({ answer: 'yes' });
-  });
+  it.each(['yes', 'Yes.', 'y', 'ok', 'yes, go ahead', 'Sure, please!', 'ok do it', 'yes please', 'approve'])(
+    '%j is a yes',
+    (text) => {
+      expect(readYesNo(text)).toEqual({ answer: 'yes' });
+    },
+  );
 
   it.each([
     'ok, but first tell me what table b holds',
@@ -33,7 +26,10 @@ describe('readYesNo: only a clear answer counts', () => {
   it('a no may carry its reason, in the words the person wrote', () => {
     expect(readYesNo('no')).toEqual({ answer: 'no' });
     expect(readYesNo('No, too expensive')).toEqual({ answer: 'no', reason: 'too expensive' });
-    expect(readYesNo('no - Eve is not a supplier')).toEqual({ answer: 'no', reason: 'Eve is not a supplier' });
+    expect(readYesNo('no - Eve is not a supplier')).toEqual({
+      answer: 'no',
+      reason: 'Eve is not a supplier',
+    });
     expect(readYesNo('nope because it is late')).toEqual({ answer: 'no', reason: 'it is late' });
     expect(readYesNo("don't send it")).toEqual({ answer: 'no' });
   });
