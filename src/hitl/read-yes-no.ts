@@ -18,7 +18,7 @@ export type YesNoReading =
   | { answer: 'unclear' };
 
 const yesWord =
-  '(?:y|yes|yeah|yep|yup|sure|ok|okay|go ahead|do it|approved?|confirm(?:ed)?|please do|proceed|allow it|go for it|absolutely|of course)';
+  '(?:y|yes|yeah|yep|yup|sure|ok|okay|go ahead|do it|approved?|confirm(?:ed)?|please do|proceed|allow it|go for it|absolutely|of course|continue|go on|carry on|keep going)';
 const politeWord = '(?:please|thanks|thank you)';
 const noWord =
   "(?:n|no|nope|nah|no thanks|no thank you|no way|don't|dont|do not|stop|cancel|abort|reject(?:ed)?|deny|denied|refused?)";
