@@ -58,8 +58,10 @@ function answerOneOf(open: readonly SuspensionRecord[], text: string): Picked {
   if (reading === undefined) return undefined;
   const each = (question: SuspensionRecord): TextAnswer | undefined =>
     answerOfReading(question, reading, text);
-  if (reading.answer === 'unclear')
-    return { kind: 'unclear', reply: (each(open[0] as SuspensionRecord) as { hint: string }).hint };
+  if (reading.answer === 'unclear') {
+    const read = each(open[0] as SuspensionRecord);
+    return { kind: 'unclear', reply: read?.kind === 'unclear' ? read.hint : 'I need a clear yes or no.' };
+  }
   if (reading.target === undefined)
     return {
       kind: 'unclear',

@@ -129,6 +129,17 @@ describe('a chat approval takes only a clear yes (issue 31, item 4)', () => {
       ['drop-b', 'approve'],
     ]);
   });
+  it('"yes to all" approves every waiting call, by the person\'s word', async () => {
+    const dropped: string[] = [];
+    const agent = dropTableAgent(dropped, [
+      { table: 'a', callId: 'drop-a' },
+      { table: 'b', callId: 'drop-b' },
+    ]);
+    await agent.send({ threadId: 't', text: 'drop tables a and b' });
+    const after = await agent.send({ threadId: 't', text: 'yes to all' });
+    expect(after.status).toBe('completed');
+    expect(dropped).toEqual(['a', 'b']);
+  });
 });
 
 describe('the approval prompt shows every argument (issue 31, item 4)', () => {
