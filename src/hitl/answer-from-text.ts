@@ -89,7 +89,7 @@ function readOutcome(record: SuspensionRecord, reading: YesNoReading | undefined
     return { kind: 'answer', answer: { decision: 'happened' }, ...target };
   return {
     kind: 'unclear',
-    hint: `I cannot tell from that whether the call to ${record.toolName ?? 'the tool'} took effect, so it did not run again. Say "it happened", "it did not happen" (it runs again) or "skip".`,
+    hint: `I cannot tell from that whether the call to ${record.toolName ?? 'the tool'} took effect, so it did not run again.`,
   };
 }
 
