@@ -144,7 +144,16 @@ function applyBuiltIn(
   pending: PendingQuestion | undefined,
 ): void {
   const { turn } = options;
-  observe(turn, 'intent', { source: 'fast-path', builtIn: decision.builtIn, strategy: 'script' });
+  observe(turn, 'intent', {
+    source: 'fast-path',
+    builtIn: decision.builtIn,
+    strategy: 'script',
+    // A yes or no to a confirmation is recorded with the reason a refusal gave.
+    ...(decision.builtIn === 'confirm' ? { answer: decision.answer } : {}),
+    ...(decision.builtIn === 'confirm' && decision.answer === 'no' && decision.reason
+      ? { reason: decision.reason }
+      : {}),
+  });
   const outcome = decideBuiltIn({
     decision,
     stack: turn.snapshot.stack,

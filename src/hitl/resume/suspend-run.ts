@@ -7,12 +7,14 @@
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
 import type {
+  JsonSchema,
   JsonValue,
   SkillOutcome,
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
 } from '../../spec/index.js';
+import type { ToolSet } from '../../tool/index.js';
 import type { IdGenerator } from '../../util/index.js';
 import { continueFeedback, createSuspension, escalationFeedback } from '../index.js';
 
@@ -29,6 +31,8 @@ export interface SuspendRunOptions {
   approvalTtlMs?: number;
   /** Answers given earlier in the run, carried forward. */
   answered?: SuspendedRun['answered'];
+  /** The tools the run could call: an approval shows a call's arguments in its tool's schema order. */
+  tools?: ToolSet;
 }
 
 export function suspendRun(options: SuspendRunOptions): SuspendedRun {
@@ -51,6 +55,7 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
           now: options.now,
           ...(options.approvalTtlMs !== undefined ? { ttlMs: options.approvalTtlMs } : {}),
           ...(input !== undefined ? { input: options.redact.value(input) } : {}),
+          argumentOrder: argumentOrderOf(options.tools?.get(result.toolName)?.inputSchema),
         }),
       );
     }
@@ -83,11 +88,20 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
   };
 }
 
-/** The reply of a waiting run: each open question, one per line when there are several. */
+/** The reply of a waiting run: each open question, one numbered line each when there are several. */
 export function describeWaiting(run: SuspendedRun): string {
   const open = run.suspensions.filter((s) => s.status === 'open');
   if (open.length === 1) return `Waiting for you: ${open[0]?.prompt}`;
-  return [`Waiting for you (${open.length} questions):`, ...open.map((s) => `- ${s.prompt}`)].join('\n');
+  // Numbered, so a chat answer can say which one it answers ("yes to 2").
+  return [`Waiting for you (${open.length} questions):`, ...open.map((s, i) => `${i + 1}. ${s.prompt}`)].join(
+    '\n',
+  );
+}
+
+/** The property names of a tool's input schema, in the order the schema lists them. */
+function argumentOrderOf(schema: JsonSchema | undefined): string[] {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties;
+  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
 }
 
 /** What the API shows of a question (no checkpoint, nothing internal). */

@@ -132,6 +132,7 @@ async function carryOut(
             ? { approvalTtlMs: options.limits.approvalTtlMs }
             : {}),
           ...(carried ? { answered: carried.answered } : {}),
+          tools: options.tools,
         });
         return keepWaiting(turn, run);
       }

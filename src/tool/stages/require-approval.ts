@@ -29,6 +29,7 @@ export async function requireApproval(state: ToolCallState): Promise<ToolCallRes
         argsHash,
         callId: state.request.callId,
         toolName: state.tool?.name ?? state.request.toolName,
+        input: state.input,
         grounds: [...grounds],
         reason,
       });
