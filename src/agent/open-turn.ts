@@ -32,9 +32,13 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
-/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
-export type LeasedSend = SendOptions & { lease: StopSource };
+/**
+ * A send that holds the thread's lease: the lease stops the turn's work when it is lost. `streamModel`:
+ * the caller reads the turn live (`agent.stream`), so its model calls stream even when the agent's do not.
+ */
+export type LeasedSend = SendOptions & { lease: StopSource; streamModel?: boolean };
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -150,6 +154,7 @@ function runFlowsOptions(
 ): RunFlowsOptions {
   const { options, limits, redact } = config;
   const { signal } = request;
+  const stream = options.stream === true || request.streamModel === true;
   return {
     turn,
     flows: config.flows,
@@ -179,9 +184,21 @@ function runFlowsOptions(
     ids: config.ids,
     ...(options.preferences ? { preferences: options.preferences } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
-    ...(options.stream === true ? { stream: true } : {}),
+    ...(stream ? { stream: true, onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
   };
+}
+
+/** Where a streaming turn's reply goes as it is written: the agent's bus, as live progress. */
+function liveTextRelay(config: AgentConfig, turn: TurnState): LiveTextRelay {
+  const { bus, clock, options } = config;
+  return createLiveTextRelay({
+    threadId: turn.threadId,
+    turnId: turn.turnId,
+    clock,
+    publish: (observations) => bus.publish(observations),
+    ...(options.redact ? { redact: options.redact.text } : {}),
+  });
 }
 
 /**
