@@ -115,6 +115,8 @@ export interface ResumeOptions {
   /** Who answers; must own the thread. */
   principal?: string;
   signal?: AbortSignal;
+  /** Stream the model calls of the turn that carries on, as `SendOptions.stream`. */
+  stream?: boolean;
 }
 
 export interface SendOptions {
@@ -122,6 +124,12 @@ export interface SendOptions {
   text: string;
   principal?: string;
   signal?: AbortSignal;
+  /**
+   * Stream this turn's model calls even when the agent's do not (`AgentOptions.stream`): the reply and
+   * thinking reach the thread's live subscribers (`subscribe` with `progress`, the server's event
+   * streams) as `text-delta` and `thoughts-delta` progress while they are written.
+   */
+  stream?: boolean;
   /**
    * An id of this request, stable across redeliveries (a queue's job id, an HTTP idempotency key): a
    * request that already ran returns its answer again without running; one whose process died mid-turn

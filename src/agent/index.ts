@@ -17,4 +17,4 @@ export type {
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
 export { defaultAgentLimits, defaultBounds } from './default-limits.js';
-export { toTurnStreamPart } from './turn-stream-part.js';
+export { closingParts, toTurnStreamPart } from './turn-stream-part.js';

@@ -34,11 +34,8 @@ import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
 import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
-/**
- * A send that holds the thread's lease: the lease stops the turn's work when it is lost. `streamModel`:
- * the caller reads the turn live (`agent.stream`), so its model calls stream even when the agent's do not.
- */
-export type LeasedSend = SendOptions & { lease: StopSource; streamModel?: boolean };
+/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
+export type LeasedSend = SendOptions & { lease: StopSource };
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -154,7 +151,7 @@ function runFlowsOptions(
 ): RunFlowsOptions {
   const { options, limits, redact } = config;
   const { signal } = request;
-  const stream = options.stream === true || request.streamModel === true;
+  const stream = options.stream === true || request.stream === true;
   return {
     turn,
     flows: config.flows,

@@ -12,10 +12,7 @@ import type { SendOptions } from './agent-types.js';
 import { assertSendExecution } from './check-agent-options.js';
 import { runTurn } from './run-turn.js';
 
-export async function sendMessage(
-  config: AgentConfig,
-  options: SendOptions & { streamModel?: boolean },
-): Promise<TurnResult> {
+export async function sendMessage(config: AgentConfig, options: SendOptions): Promise<TurnResult> {
   const text = prepareInput(options.text, { maxChars: config.limits.maxInputChars });
   assertSendExecution(config.options, options, config.plan !== undefined);
   const { threadId, requestId } = options;

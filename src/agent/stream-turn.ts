@@ -36,7 +36,7 @@ export async function* streamTurn(config: AgentConfig, options: SendOptions): As
     },
     { threadId: options.threadId, progress: true },
   );
-  const turn = sendMessage(config, { ...options, signal: controller.signal, streamModel: true }).then(
+  const turn = sendMessage(config, { ...options, signal: controller.signal, stream: true }).then(
     (result) => {
       settled = { ok: true, result };
       notify();

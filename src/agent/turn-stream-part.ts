@@ -14,7 +14,8 @@ export type TurnStreamPart =
   | { type: 'reasoning-delta'; id: string; delta: string; flowId?: string }
   /** The answer `id` was given up (its call is asked again): drop what was shown of it. */
   | { type: 'text-discard'; id: string }
-  | { type: 'tool-call-start'; callId: string; toolName: string; flowId?: string }
+  /** A tool call starts running, with its arguments (redacted). */
+  | { type: 'tool-call-start'; callId: string; toolName: string; input: unknown; flowId?: string }
   | { type: 'tool-call-end'; callId: string; toolName: string; status: string; durationMs?: number }
   | { type: 'flow-change'; observation: ObservationOf<'flow-push' | 'flow-pop'> }
   | { type: 'plan-change'; observation: ObservationOf<'plan' | 'plan-update' | 'item-status-change'> }
@@ -47,6 +48,7 @@ export function toTurnStreamPart(observation: Observation): TurnStreamPart | und
         type: 'tool-call-start',
         callId: String(data.callId),
         toolName: String(data.toolName),
+        input: data.input,
         ...flowId,
       };
     case 'tool-execution':

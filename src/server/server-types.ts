@@ -24,7 +24,10 @@ export type ServerAgent = Omit<Agent, 'rollback' | 'stream'> & {
  * `flowstack/bullmq`) has this shape, so API processes enqueue turns and wait for a worker's answer.
  */
 export interface TurnSender {
-  send(options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal'>): Promise<TurnResult>;
+  /** `stream` asks for live deltas on the thread's events; a sender that cannot stream may ignore it. */
+  send(
+    options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal' | 'stream'>,
+  ): Promise<TurnResult>;
 }
 
 export interface ServerOptions {
