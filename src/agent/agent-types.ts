@@ -43,7 +43,10 @@ export interface AgentOptions {
   intents?: readonly Intent[];
   /** Default user preferences; what a thread learns overrides them. */
   preferences?: Readonly<Record<string, unknown>>;
-  /** Use the model's streaming interface (`doStream`) instead of `doGenerate`. */
+  /**
+   * Use the model's streaming interface (`doStream`) instead of `doGenerate`; the reply and thinking then
+   * reach the thread's live progress subscribers as they are written (`text-delta`, `thoughts-delta`).
+   */
   stream?: boolean;
   clock?: Clock;
   ids?: IdGenerator;

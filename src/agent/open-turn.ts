@@ -152,6 +152,10 @@ function runFlowsOptions(
   const { options, limits, redact } = config;
   const { signal } = request;
   const stream = options.stream === true || request.stream === true;
+  // The reply goes out live when the caller reads the turn live, or someone follows the thread's progress
+  // as it starts. A call whose text went out live is not asked again when it fails mid-stream, so a turn
+  // nobody watches keeps its retries (docs/decisions/0060).
+  const live = request.stream === true || (stream && config.bus.wantsProgress(turn.threadId));
   return {
     turn,
     flows: config.flows,
@@ -181,7 +185,8 @@ function runFlowsOptions(
     ids: config.ids,
     ...(options.preferences ? { preferences: options.preferences } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
-    ...(stream ? { stream: true, onSkillEvent: liveTextRelay(config, turn) } : {}),
+    ...(stream ? { stream: true } : {}),
+    ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
   };
 }

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFlow } from '../flow/index.js';
 import { secrets } from '../redact/fixtures/fake-secrets.js';
+import type { Observation } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
@@ -45,15 +46,22 @@ const answer = (text: string, reasoning?: string): ScriptStep => ({
 /** Words as deltas, the way providers stream them. */
 const byWords = (text: string) => text.split(/(?<= )/);
 
-function setup(steps: ScriptStep[], stream: ChunkedStreamOptions = { chunk: byWords }, redact = false) {
-  const model = createChunkedStreamModel(createScriptedModel({ steps }), stream);
+function setup(
+  steps: ScriptStep[],
+  options: { stream?: ChunkedStreamOptions; redact?: boolean; agentStreams?: boolean } = {},
+) {
+  const model = createChunkedStreamModel(
+    createScriptedModel({ steps }),
+    options.stream ?? { chunk: byWords },
+  );
   const agent = createAgent({
     model,
     flows: [weatherFlow],
     tools: [lookupWeather],
     store: createMemoryStore(),
     ids: createSequentialIdGenerator(),
-    ...(redact
+    ...(options.agentStreams ? { stream: true } : {}),
+    ...(options.redact
       ? { redact: { text: (t: string) => t.replaceAll('Oslo', 'O***'), value: (v: unknown) => v } }
       : {}),
   });
@@ -105,7 +113,7 @@ describe('agent.stream', () => {
     const reply = `Use the key ${key} for the weather service.`;
     const split = reply.indexOf(key) + 20;
     const { agent } = setup([predict, lookUp, answer(reply)], {
-      chunk: (text) => (text === reply ? [text.slice(0, split), text.slice(split)] : [text]),
+      stream: { chunk: (text) => (text === reply ? [text.slice(0, split), text.slice(split)] : [text]) },
     });
     const parts = await collect(agent.stream({ threadId: 't1', text: 'weather in Oslo?' }));
     const shown = deltasOf(parts, 'text-delta').join('');
@@ -118,7 +126,7 @@ describe('agent.stream', () => {
   });
 
   it("applies the agent's own redaction to the deltas as well", async () => {
-    const { agent } = setup([predict, lookUp, answer('Sunny in Oslo.')], { chunk: byWords }, true);
+    const { agent } = setup([predict, lookUp, answer('Sunny in Oslo.')], { redact: true });
     const parts = await collect(agent.stream({ threadId: 't1', text: 'weather in Oslo?' }));
     expect(deltasOf(parts, 'text-delta').join('')).toBe('Sunny in O***.');
     await agent.close();
@@ -133,7 +141,9 @@ describe('agent.stream', () => {
       answer('Still 21 °C.'),
     ];
     const delivered: string[] = [];
-    const { agent } = setup(steps, { chunk: byWords, holdAfter: 2, onDelta: (d) => delivered.push(d) });
+    const { agent } = setup(steps, {
+      stream: { chunk: byWords, holdAfter: 2, onDelta: (d) => delivered.push(d) },
+    });
     const seen: TurnStreamPart[] = [];
     for await (const part of agent.stream({ threadId: 't1', text: 'weather in Oslo?' })) {
       seen.push(part);
@@ -151,10 +161,24 @@ describe('agent.stream', () => {
     await agent.close();
   });
 
+  it('gives the deltas of a streaming agent to progress subscribers of send(), live only: none is stored', async () => {
+    const reply = 'It is 21 °C and sunny in Oslo today.';
+    const { agent } = setup([predict, lookUp, answer(reply)], { agentStreams: true });
+    const live: Observation[] = [];
+    agent.subscribe((observation) => live.push(observation), { threadId: 't1', progress: true });
+    const result = await agent.send({ threadId: 't1', text: 'weather in Oslo?' });
+    const deltas = live.filter((o) => o.type === 'text-delta');
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.every((o) => o.id === 0)).toBe(true);
+    expect(deltas.map((o) => o.data.delta).join('')).toBe(result.reply);
+    expect(result.observations.map((o) => o.type)).not.toContain('text-delta');
+    expect(result.observations.find((o) => o.type === 'final-response')?.data.text).toBe(reply);
+    await agent.close();
+  });
+
   it('stops the turn when the caller aborts its signal', async () => {
     const { agent } = setup([predict, lookUp, answer('It is 21 °C and sunny in Oslo today.')], {
-      chunk: byWords,
-      holdAfter: 1,
+      stream: { chunk: byWords, holdAfter: 1 },
     });
     const controller = new AbortController();
     const parts: TurnStreamPart[] = [];
