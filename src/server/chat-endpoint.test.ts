@@ -65,7 +65,14 @@ const steps: ScriptStep[] = [
     match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
     toolCalls: [{ toolName: 'transfer', input: { to: 'ana', amount: 10 }, callId: 'pay-ana' }],
   },
-  { match: { phase: 'skill' }, text: reply },
+  {
+    match: { phase: 'skill' },
+    repeat: true,
+    // A declined transfer comes back to the model as the call's result, with the person's reason.
+    respond: (call) => ({
+      text: JSON.stringify(call.prompt).includes('not this month') ? 'Nothing was paid.' : reply,
+    }),
+  },
 ];
 
 let close: (() => Promise<void>) | undefined;
@@ -91,20 +98,7 @@ async function start() {
 describe('POST /v1/chat (AI SDK UI message stream)', () => {
   it('completes a conversation with an approval through the AI SDK chat client', async () => {
     const { url, agent } = await start();
-    const finished: UIMessage[] = [];
-    let wake: (() => void) | undefined;
-    const chat = new ArrayChat({
-      id: 'chat-1',
-      transport: new DefaultChatTransport({
-        api: `${url}/v1/chat`,
-        headers: { authorization: `Bearer ${tokens.alice}` },
-      }),
-      sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
-      onFinish: ({ message }) => {
-        finished.push(message);
-        wake?.();
-      },
-    });
+    const { chat, finished, nextFinish } = openChat(url, 'chat-1');
 
     await chat.sendMessage({ text: 'pay ana 10 euros' });
     expect(chat.error).toBeUndefined();
@@ -121,9 +115,7 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
     const approvalId = tool?.state === 'approval-requested' ? tool.approval.id : '';
     expect((await agent.readThread('chat-1')).suspensions[0]?.id).toBe(approvalId);
 
-    const resumed = new Promise<void>((resolve) => {
-      wake = resolve;
-    });
+    const resumed = nextFinish();
     await chat.addToolApprovalResponse({ id: approvalId, approved: true });
     await resumed;
 
@@ -143,6 +135,27 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
       text: reply,
     });
     expect(finished.at(-1)?.metadata).toMatchObject({ threadId: 'chat-1', status: 'completed' });
+  });
+
+  it('carries a denial to the thread as a rejection with the reason, and the call never runs', async () => {
+    const { url, agent } = await start();
+    const { chat, nextFinish } = openChat(url, 'chat-3');
+    await chat.sendMessage({ text: 'pay ana 10 euros' });
+    const tool = chat.lastMessage?.parts.find(isToolUIPart);
+    const approvalId = tool?.state === 'approval-requested' ? tool.approval.id : '';
+    const resumed = nextFinish();
+    await chat.addToolApprovalResponse({ id: approvalId, approved: false, reason: 'not this month' });
+    await resumed;
+
+    expect(chat.error).toBeUndefined();
+    expect(paid).toEqual([]);
+    expect(chat.lastMessage?.parts.find(isToolUIPart)).toMatchObject({
+      toolCallId: 'pay-ana',
+      state: 'output-denied',
+    });
+    const view = await agent.readThread('chat-3');
+    expect(view.suspensions.filter((q) => q.status === 'open')).toEqual([]);
+    expect(view.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Nothing was paid.' });
   });
 
   it('streams the reply as text deltas after an approval, under the protocol header, and refuses another principal', async () => {
@@ -187,6 +200,11 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
       toolCallId: 'pay-ana',
     });
 
+    const empty = await alice('/v1/chat', {
+      method: 'POST',
+      json: { id: 'chat-2', messages: [{ role: 'user', parts: [{ type: 'file', url: 'x' }] }] },
+    });
+    expect(empty.status).toBe(400);
     const foreign = await api(url, 'bob')('/v1/chat', {
       method: 'POST',
       json: { id: 'chat-2', messages: [user] },
@@ -219,6 +237,30 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
     expect(result.reply).toBe(reply);
   });
 });
+
+/** A chat as `useChat` keeps it, on the server's `/v1/chat`, sending again once approvals are answered. */
+function openChat(url: string, id: string) {
+  const finished: UIMessage[] = [];
+  let wake: (() => void) | undefined;
+  const chat = new ArrayChat({
+    id,
+    transport: new DefaultChatTransport({
+      api: `${url}/v1/chat`,
+      headers: { authorization: `Bearer ${tokens.alice}` },
+    }),
+    sendAutomaticallyWhen: lastAssistantMessageIsCompleteWithApprovalResponses,
+    onFinish: ({ message }) => {
+      finished.push(message);
+      wake?.();
+    },
+  });
+  /** Resolves when the next answer has been read to its end (the automatic send after an approval). */
+  const nextFinish = () =>
+    new Promise<void>((resolve) => {
+      wake = resolve;
+    });
+  return { chat, finished, nextFinish };
+}
 
 /** The UI message chunks of a response, read as the server-sent events they travel in. */
 async function readChunks(response: Response) {

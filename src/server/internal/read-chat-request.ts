@@ -27,6 +27,11 @@ export function readChatRequest(messages: readonly UiMessage[]): ChatRequest {
     const text = last.parts.flatMap((part) =>
       part.type === 'text' && typeof part.text === 'string' ? [part.text] : [],
     );
+    if (text.join('').trim() === '')
+      return {
+        kind: 'invalid',
+        problem: problem(400, 'empty_message', 'The last user message has no text part.'),
+      };
     return { kind: 'message', text: text.join('\n') };
   }
   const answers = (last?.parts ?? []).flatMap((part): ChatApprovalAnswer[] => {
