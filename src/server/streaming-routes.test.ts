@@ -82,8 +82,9 @@ afterEach(async () => {
   paid.length = 0;
 });
 
-async function start() {
+async function start(options: { stream?: boolean } = {}) {
   const agent = createAgent({
+    ...(options.stream ? { stream: true } : {}),
     model: createScriptedModel({ steps }),
     flows: [payBills],
     tools: [transfer],
@@ -210,6 +211,37 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
       json: { id: 'chat-2', messages: [user] },
     });
     expect(foreign.status).toBe(404);
+  });
+});
+
+describe('event streams carry the reply as it is written', () => {
+  it("carries a streaming agent's reply deltas on the thread's event stream (GET /events)", async () => {
+    const { url } = await start({ stream: true });
+    const alice = api(url, 'alice');
+    const asked = await (
+      await alice('/v1/threads/t-events/messages', { method: 'POST', json: { text: 'pay ana' } })
+    ).json();
+    const controller = new AbortController();
+    const events = await alice('/v1/threads/t-events/events', { signal: controller.signal });
+    const answered = alice(`/v1/threads/t-events/suspensions/${asked.suspensions[0].id}`, {
+      method: 'POST',
+      json: { feedback: { decision: 'approve' } },
+    });
+    const deltas: string[] = [];
+    let final = '';
+    if (events.body)
+      for await (const event of readServerSentEvents(events.body)) {
+        const data = JSON.parse(event.data);
+        if (event.event === 'progress' && data.type === 'text-delta') deltas.push(data.data.delta);
+        if (data.type === 'final-response' && data.turnId !== asked.turnId) {
+          final = data.data.text;
+          break;
+        }
+      }
+    controller.abort();
+    expect((await (await answered).json()).reply).toBe(reply);
+    expect(deltas.length).toBeGreaterThan(1);
+    expect(deltas.join('')).toBe(final);
   });
 
   it('carries the reply deltas on the event stream of a turn started with Accept: text/event-stream', async () => {
