@@ -176,6 +176,20 @@ describe('agent.stream', () => {
     await agent.close();
   });
 
+  it('tells the reader to drop an answer the loop gave up (cut off at the length limit) and asked again', async () => {
+    const reply = 'It is 21 °C and sunny in Oslo today.';
+    const cutOff: ScriptStep = { ...answer('It is 21 °C and'), finishReason: 'length' };
+    const { agent } = setup([predict, lookUp, cutOff, answer(reply)]);
+    const parts = await collect(agent.stream({ threadId: 't1', text: 'weather in Oslo?' }));
+    const dropped = new Set(parts.flatMap((p) => (p.type === 'text-discard' ? [p.id] : [])));
+    expect(dropped.size).toBe(1);
+    const kept = parts.flatMap((p) => (p.type === 'text-delta' && !dropped.has(p.id) ? [p.delta] : []));
+    expect(kept.join('')).toBe(reply);
+    const finish = parts.at(-1);
+    expect(finish?.type === 'finish' && finish.result.reply).toBe(reply);
+    await agent.close();
+  });
+
   it('stops the turn when the caller aborts its signal', async () => {
     const { agent } = setup([predict, lookUp, answer('It is 21 °C and sunny in Oslo today.')], {
       stream: { chunk: byWords, holdAfter: 1 },
