@@ -66,6 +66,11 @@ export function createLiveTextRelay(options: LiveTextRelayOptions): LiveTextRela
   return (event) => {
     if (event.type === 'text-delta' || event.type === 'thoughts-delta') {
       const kind = event.type === 'text-delta' ? 'text' : 'thoughts';
+      // The model thinks before it answers: once the answer starts, its thinking is complete.
+      if (kind === 'text' && open.thoughts) {
+        release('thoughts-delta', open.thoughts, open.thoughts.redactor.flush());
+        open.thoughts = undefined;
+      }
       let text = open[kind];
       if (!text) {
         count += 1;

@@ -87,6 +87,8 @@ describe('agent.stream', () => {
     expect(text.length).toBeGreaterThan(3);
     expect(text.join('')).toBe(reply);
     expect(deltasOf(parts, 'reasoning-delta').join('')).toBe('The tool says 21 degrees.');
+    const kinds = parts.map((p) => p.type);
+    expect(kinds.lastIndexOf('reasoning-delta')).toBeLessThan(kinds.indexOf('text-delta'));
     const finish = parts.at(-1);
     expect(finish?.type).toBe('finish');
     if (finish?.type !== 'finish') return;
