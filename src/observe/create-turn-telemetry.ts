@@ -398,7 +398,9 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       parent,
     );
     const started = clock.now();
-    this.progress('tool-call', { callId, toolName: tool.name }, parent);
+    // The arguments (redacted) let a live view show the call as it starts; built only when someone listens.
+    if (this.wanted())
+      this.progress('tool-call', { callId, toolName: tool.name, input: redact.value(input) }, parent);
     const finish = (status: 'success' | 'error') => {
       span.setAttribute(fs.toolStatus, status);
       span.end();

@@ -14,6 +14,7 @@ import { createOpenApiDocument } from './openapi-document.js';
 import { problem, problemResponse, toProblem } from './problem-details.js';
 import { mountA2A } from './routes/a2a-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
+import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
@@ -107,6 +108,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
   registerAuditRoutes(app, context);
+  registerChatRoutes(app, context);
   if (options.a2a) mountA2A(app, context, { ...options.a2a, authenticate });
   if (options.ui !== false) mountUi(app);
 

@@ -3,7 +3,7 @@
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
-import type { SkillLoopEvent } from '../loop/index.js';
+import type { SkillLoopEvent, SkillLoopLiveEvent } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
@@ -34,6 +34,11 @@ export interface RunFlowsOptions {
   execution: ExecutionConfig;
   ids?: IdGenerator;
   stream?: boolean;
+  /**
+   * Receives the live events of the skill runs the user waits for (flows and plan items, not background
+   * flows), streamed deltas included: the agent passes them on to the turn's live channel.
+   */
+  onSkillEvent?: (event: SkillLoopLiveEvent) => void;
   signal?: AbortSignal;
   /** Opens a span per flow run. */
   telemetry?: TurnTelemetry;
@@ -72,6 +77,7 @@ export function executionOptions(
     nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
     ...(input.guidance ? { guidance: input.guidance } : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.onSkillEvent ? { onEvent: options.onSkillEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.turn.lease ? { stop: options.turn.lease } : {}),
   };
