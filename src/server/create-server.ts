@@ -93,16 +93,17 @@ export function createServer(options: ServerOptions): FlowstackServer {
     c.set('principal', principal);
     await next();
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: context.maxBodyBytes,
-      onError: () =>
-        problemResponse(
-          problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
-        ),
-    }),
-  );
+  // Every route that takes a body reads at most `maxBodyBytes` of it, counted as it streams in: a larger
+  // declared length is refused before reading, a chunked body as soon as it passes the limit.
+  const limitBody = bodyLimit({
+    maxSize: context.maxBodyBytes,
+    onError: () =>
+      problemResponse(
+        problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
+      ),
+  });
+  app.use('/v1/*', limitBody);
+  app.use('/a2a', limitBody);
   registerThreadRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
