@@ -39,7 +39,7 @@ export function readThrownField(thrown: unknown, key: string): unknown {
   return attempt(() => (thrown as Record<string, unknown>)[key]);
 }
 
-function readString(thrown: object, key: string): string | undefined {
+function readString(thrown: unknown, key: string): string | undefined {
   const value = readThrownField(thrown, key);
   return typeof value === 'string' ? value : undefined;
 }

@@ -69,7 +69,9 @@ async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAb
     abort,
     batch.runScope,
   );
-  const execute = async () => tool.execute(state.input, context);
+  // A tool with its own parser gets the parser's output; validation always ran before execution.
+  const input = 'toolInput' in state ? state.toolInput : state.input;
+  const execute = async () => tool.execute(input, context);
   const observe = batch.observeExecution;
   return observe ? observe({ tool, input: state.input, callId: request.callId }, execute) : execute();
 }
