@@ -102,8 +102,8 @@ export function createServer(options: ServerOptions): FlowstackServer {
         problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
       ),
   });
-  app.use('/v1/*', limitBody);
-  app.use('/a2a', limitBody);
+  // Every route, `/a2a` and routes added later included; on `/v1` it runs after the bearer check above.
+  app.use('*', limitBody);
   registerThreadRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
