@@ -126,3 +126,67 @@ describe('secrets in tool arguments and answers', () => {
     expect(existsSync(`${path}-wal`) || existsSync(path)).toBe(true);
   });
 });
+
+describe('an approved call after its history row was redacted', () => {
+  it('runs with the real arguments, taken from the held call, while the history row stays redacted', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'flowstack-approve-'));
+    const path = join(dir, 'agent.db');
+    const ran: unknown[] = [];
+    const rotate = defineTool({
+      name: 'rotate_secret',
+      description: 'Stores a new deploy token.',
+      input: z.object({ token: z.string() }),
+      capability: 'restricted',
+      execute: (input) => {
+        ran.push(input);
+        return 'stored';
+      },
+    });
+    const flow = defineFlow({
+      name: 'rotate',
+      intent: 'transform',
+      description: 'Rotate the deploy token.',
+      slots: [],
+      tools: ['rotate_secret'],
+      skill: 'Store the new token.',
+    });
+    const model = createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'rotate', slots: {} } },
+        {
+          match: { phase: 'skill' },
+          toolCalls: [{ toolName: 'rotate_secret', input: { token: secrets.githubClassic } }],
+        },
+        {
+          match: { phase: 'skill' },
+          toolCalls: [
+            { toolName: 'finish_skill', input: { outcome: 'success', data: { text: 'Rotated.' } } },
+          ],
+        },
+      ],
+    });
+    const store = createSqliteStore({ path });
+    const agent = createAgent({
+      model,
+      flows: [flow],
+      tools: [rotate],
+      store,
+      toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
+    });
+    const first = await agent.send({ threadId: 'ops', text: 'rotate the token' });
+    expect(first.suspensions?.[0]).toMatchObject({ kind: 'approval' });
+    const done = await agent.resume({
+      threadId: 'ops',
+      suspensionId: first.suspensions?.[0]?.id ?? '',
+      feedback: { decision: 'approve' },
+    });
+    const history = await store.readHistory('ops');
+    await agent.close();
+
+    expect(done.status).toBe('completed');
+    expect(ran).toEqual([{ token: secrets.githubClassic }]);
+    const calls = history.filter((row) => row.kind === 'tool-call').map((row) => row.data);
+    expect(calls.join()).toContain('[REDACTED:github-token]');
+    expect(calls.join()).not.toContain(secrets.githubClassic);
+  });
+});
