@@ -33,6 +33,15 @@ export function describeThrown(thrown: unknown): string {
   return 'an object that cannot be read was thrown';
 }
 
+/**
+ * The thrown value's `message` when it has a readable one (what an `Error` says, without its name),
+ * otherwise {@link describeThrown}. Never throws.
+ */
+export function messageOfThrown(thrown: unknown): string {
+  const message = readThrownField(thrown, 'message');
+  return typeof message === 'string' ? message : describeThrown(thrown);
+}
+
 /** The thrown value's field `key`; `undefined` when it is not an object or reading the field throws. */
 export function readThrownField(thrown: unknown, key: string): unknown {
   if (typeof thrown !== 'object' || thrown === null) return undefined;

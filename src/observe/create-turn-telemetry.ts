@@ -23,7 +23,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { describeThrown, readThrownField } from '../errors/index.js';
+import { describeThrown, messageOfThrown, readThrownField } from '../errors/index.js';
 import type { Observation, ObservationType } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
@@ -369,7 +369,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
         this.openCalls?.delete(record);
         this.fail(span, error);
         span.end();
-        const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
+        const message = this.options.redact.text(messageOfThrown(error));
         if (this.wanted()) this.progress('model-stream-error', { ...base, message }, parent);
       },
     };
