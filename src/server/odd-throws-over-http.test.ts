@@ -9,7 +9,7 @@ import { createAgent } from '../agent/index.js';
 import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
-import { oddThrownValues } from '../tool/fixtures/odd-thrown-values.js';
+import { oddThrownAccounts, oddThrownValues } from '../tool/fixtures/odd-thrown-values.js';
 import { defineTool } from '../tool/index.js';
 import { api, startTestServer } from './fixtures/server-fixture.js';
 
@@ -78,7 +78,9 @@ describe('a tool that throws an odd value, over HTTP', () => {
       expect(response.status, kind).toBe(201);
       const turn = await response.json();
       expect(turn.status, kind).toBe('completed');
-      expect(turn.reply, kind).toContain("Saw: Error (server_error) from tool 'explode':");
+      expect(turn.reply, kind).toBe(
+        `Saw: Error (server_error) from tool 'explode': ${oddThrownAccounts[kind]}`,
+      );
     }
     expect((await fetch(`${server.url}/healthz`)).status).toBe(200);
   });

@@ -13,7 +13,7 @@ import { createSqliteStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { defineTool } from './define-tool.js';
-import { oddThrownValues } from './fixtures/odd-thrown-values.js';
+import { oddThrownAccounts, oddThrownValues } from './fixtures/odd-thrown-values.js';
 
 function shownToolResults(options: LanguageModelV3CallOptions): string {
   const texts: string[] = [];
@@ -76,7 +76,7 @@ describe('a tool that throws an odd value', () => {
       const turn = await agent.send({ threadId: 't', text: 'go' });
       await agent.close();
       expect(turn.status).toBe('completed');
-      expect(turn.reply).toContain("Saw: Error (server_error) from tool 'explode':");
+      expect(turn.reply).toBe(`Saw: Error (server_error) from tool 'explode': ${oddThrownAccounts[name]}`);
       // The tool's failure is reported as the tool's, not as a defect of the pipeline.
       expect(turn.reply).not.toContain('The tool pipeline failed');
       expect(turn.reply).not.toMatch(/\[object Object\]|Cannot convert/);
