@@ -94,16 +94,17 @@ export function createServer(options: ServerOptions): FlowstackServer {
     c.set('principal', principal);
     await next();
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: context.maxBodyBytes,
-      onError: () =>
-        problemResponse(
-          problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
-        ),
-    }),
-  );
+  // Every route that takes a body reads at most `maxBodyBytes` of it, counted as it streams in: a larger
+  // declared length is refused before reading, a chunked body as soon as it passes the limit.
+  const limitBody = bodyLimit({
+    maxSize: context.maxBodyBytes,
+    onError: () =>
+      problemResponse(
+        problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
+      ),
+  });
+  // Every route, `/a2a` and routes added later included; on `/v1` it runs after the bearer check above.
+  app.use('*', limitBody);
   registerThreadRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);

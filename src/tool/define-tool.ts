@@ -82,6 +82,7 @@ export function defineTool<Input, Output>(
     parallel: options.parallel ?? idempotent,
     execute: options.execute ?? neverRun(options.name),
   };
+  if (options.input instanceof z.ZodType) tool.parseInput = createZodParser(options.input);
   if (options.blocking) tool.blocking = options.blocking;
   if (options.touches) tool.touches = options.touches;
   if (options.output !== undefined)
@@ -104,10 +105,41 @@ function neverRun(name: string) {
   };
 }
 
-/** Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. */
+/**
+ * A Zod input schema is enforced by Zod itself (docs/decisions/0054): after the JSON Schema check, the
+ * arguments are parsed, so that refinements hold and the tool receives the output, with transforms and
+ * defaults applied. Zod's messages name the path, as Ajv's do.
+ */
+function createZodParser(schema: z.ZodType): NonNullable<ToolDefinition['parseInput']> {
+  return async (input) => {
+    const parsed = await schema.safeParseAsync(input);
+    if (parsed.success) return { valid: true, value: parsed.data };
+    const problems = parsed.error.issues.map((issue) => {
+      const path = issue.path.map((part) => String(part)).join('/');
+      return `/${path} ${issue.message}`;
+    });
+    return { valid: false, problems };
+  };
+}
+
+/**
+ * Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. An input
+ * schema is projected as the model writes it (`io: 'input'`): a field with a default is optional and a
+ * transform is described by what it accepts. A plain `z.object` still refuses unknown keys, as it did
+ * when projected as output, so that a misspelt argument is named to the model rather than dropped.
+ */
 function toJsonSchema<T>(label: string, schema: SchemaInput<T>, problems: string[]): JsonSchema {
   if (!(schema instanceof z.ZodType)) return schema;
   try {
+    if (label === 'input')
+      return z.toJSONSchema(schema, {
+        target: 'draft-2020-12',
+        io: 'input',
+        override: ({ zodSchema, jsonSchema }) => {
+          const def = zodSchema._zod.def;
+          if (def.type === 'object' && def.catchall === undefined) jsonSchema.additionalProperties = false;
+        },
+      }) as JsonSchema;
     return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
   } catch (error) {
     problems.push(`${label} schema cannot be expressed as JSON Schema: ${(error as Error).message}`);

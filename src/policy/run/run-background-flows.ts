@@ -152,7 +152,7 @@ function applyBackgroundResult(input: {
     return;
   }
   const execution = result.execution as FlowExecution;
-  recordLoopEvents(turn, flow.id, execution.events);
+  recordLoopEvents(turn, flow.id, execution.events, options.batch.redact);
   const before = new Map(result.start.map((e) => [e.key, e.text]));
   for (const entry of execution.scratchpad)
     if (before.get(entry.key) !== entry.text)
