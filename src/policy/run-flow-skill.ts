@@ -47,6 +47,8 @@ export async function runFlowSkill(
   });
   // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
+  // The flow's own required tools and the caller's (a plan item's) are enforced alike.
+  const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
@@ -66,9 +68,7 @@ export async function runFlowSkill(
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.requiredTools && options.requiredTools.length > 0
-      ? { requiredTools: options.requiredTools }
-      : {}),
+    ...(requiredTools.length > 0 ? { requiredTools } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(definition.complexity === 'complex' && definition.successCriteria
       ? { reflection: { successCriteria: definition.successCriteria } }
