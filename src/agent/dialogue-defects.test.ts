@@ -8,7 +8,7 @@ import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool, type ToolDefinition } from '../tool/index.js';
 import { createSequentialIdGenerator, systemClock } from '../util/index.js';
 import { createAgent } from './create-agent.js';
-import { finish } from './fixtures/test-domain.js';
+import { finish, lookupFlow, notesFlow, testRules, testTools } from './fixtures/test-domain.js';
 
 const shoppingList = defineFlow({
   name: 'shopping_list',
@@ -126,5 +126,34 @@ describe('a push past the stack bound', () => {
     // The shopping list is still there, and its question still stands for the next message.
     expect(turn.stack.map((f) => f.name)).toEqual(['shopping_list']);
     expect(turn.pending).toMatchObject({ level: 'partial' });
+  });
+});
+
+describe('a recovery push past the stack bound', () => {
+  it('gathering context on a full stack is a StackDepthError observation, and recovery moves on', async () => {
+    // The weather lookup is never sure, so recovery wants to push the Internal flow that gathers context.
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          {
+            match: { phase: 'skill', flow: 'lookup' },
+            toolCalls: finish({ outcome: 'uncertain', reason: 'The station did not answer.' }),
+            repeat: true,
+          },
+          { match: { phase: 'contemplate' }, json: { flow: 'none' }, repeat: true },
+        ],
+      }),
+      flows: [lookupFlow({ gatherContext: 'peek_notes' }), notesFlow],
+      tools: testTools(),
+      rules: testRules,
+      store: createMemoryStore(),
+      ids: createSequentialIdGenerator(),
+      limits: { maxStackDepth: 1 },
+    });
+    const turn = await agent.send({ threadId: 'g1', text: 'weather in Oslo' });
+    const error = turn.observations.find((o) => o.type === 'error' && o.data.code === 'stack_depth');
+    expect(error?.data).toMatchObject({ phase: 'recovery', flow: 'peek_notes', maxDepth: 1 });
+    expect(turn.stack.map((f) => f.name)).toEqual(['lookup']);
+    expect(turn.pending).toMatchObject({ level: 'general' });
   });
 });
