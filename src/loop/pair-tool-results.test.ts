@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { findOrphanedToolCalls } from './clean-context.js';
 import { findOrphanedToolResults, interruptedResultText, pairToolResults } from './pair-tool-results.js';
 
-const call = (id: string): LanguageModelV3Message['content'][number] & { type: 'tool-call' } => ({
-  type: 'tool-call',
+const call = (id: string) => ({
+  type: 'tool-call' as const,
   toolCallId: id,
   toolName: 'look',
   input: {},
