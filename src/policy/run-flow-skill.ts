@@ -37,6 +37,8 @@ export async function runFlowSkill(
     written: [] as string[],
   };
   const tools = withComponentTools(check.tools);
+  // The flow's own required tools and the caller's (a plan item's) are enforced alike.
+  const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
   const system = composeSkillPrompt({
     persona: options.persona,
     ...(options.domain ? { domain: options.domain } : {}),
@@ -47,8 +49,6 @@ export async function runFlowSkill(
   });
   // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
-  // The flow's own required tools and the caller's (a plan item's) are enforced alike.
-  const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
