@@ -52,6 +52,8 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
 }
 
 function statusOf(turn: TurnState): TurnStatus {
+  // A turn that failed says so even when an earlier question still stands: the failure is the news.
+  if (turn.failed) return 'failed';
   if (turn.snapshot.pending) return 'needs-input';
   if (turn.suspended) return 'suspended';
   return turn.failed ? 'failed' : 'completed';

@@ -16,6 +16,7 @@ import { mountA2A } from './routes/a2a-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
+import { registerFrameRoutes } from './routes/frame-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import { mountUi } from './routes/ui-routes.js';
@@ -108,6 +109,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
   registerThreadRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
+  registerFrameRoutes(app, context);
   registerAuditRoutes(app, context);
   registerChatRoutes(app, context);
   if (options.a2a) mountA2A(app, context, { ...options.a2a, authenticate });

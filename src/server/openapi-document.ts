@@ -190,6 +190,34 @@ export function createOpenApiDocument(
           },
         },
       },
+      '/v1/threads/{threadId}/frames/{tableId}': {
+        get: {
+          summary: 'Read a page of a display frame’s rows (page 1 is the frame’s own first page)',
+          parameters: [
+            threadId,
+            { name: 'tableId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+          ],
+          responses: {
+            '200': {
+              description: 'One page of rows',
+              content: json({
+                type: 'object',
+                required: ['tableId', 'page', 'pages', 'pageRows', 'totalRows', 'rows'],
+                properties: {
+                  tableId: { type: 'string' },
+                  page: { type: 'integer', minimum: 1 },
+                  pages: { type: 'integer', minimum: 1 },
+                  pageRows: { type: 'integer', minimum: 1 },
+                  totalRows: { type: 'integer', minimum: 0 },
+                  rows: { type: 'array', items: {} },
+                },
+              }),
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
       '/v1/threads/{threadId}/suspensions/{suspensionId}': {
         post: {
           summary: 'Answer a suspension (approve, reject with a reason, edit arguments, or give feedback)',

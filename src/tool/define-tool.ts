@@ -42,7 +42,11 @@ export interface DefineToolOptions<Input, Output> {
    * they are snapshotted before each call, and a failed call's changes can be rolled back.
    */
   touches?: FileTouchSpec;
-  /** May run concurrently with other calls of the same model step (default: `idempotent`). */
+  /**
+   * May run beside the other calls of the same model step (default true). `false` for a tool that must
+   * run alone — it holds a shared resource, or its effect depends on what ran before it — whether or not
+   * it is idempotent (docs/decisions/0063-parallelism-is-its-own-declaration.md).
+   */
   parallel?: boolean;
   reconcile?: ToolDefinition<Input, Output>['reconcile'];
 }
@@ -79,7 +83,7 @@ export function defineTool<Input, Output>(
     communicatesExternally: options.communicatesExternally ?? false,
     requiresApproval: options.requiresApproval ?? false,
     maxRetries: options.maxRetries ?? toolDefaults.maxRetries,
-    parallel: options.parallel ?? idempotent,
+    parallel: options.parallel ?? true,
     execute: options.execute ?? neverRun(options.name),
   };
   if (options.input instanceof z.ZodType) tool.parseInput = createZodParser(options.input);

@@ -113,6 +113,19 @@ export function recordLoopEvents(
         time,
       );
     } else if (event.type === 'thoughts') observe(turn, 'thoughts', { text: event.text }, flowId, time);
+    else if (event.type === 'enforcement') {
+      const { missing, retry, passed } = event;
+      observe(turn, 'recovery', { action: 'enforcement', missing, retry, passed }, flowId, time);
+    } else if (event.type === 'transcript-repaired') {
+      const { recorded, interrupted, dropped } = event;
+      observe(
+        turn,
+        'recovery',
+        { action: 'transcript-repaired', recorded, interrupted, dropped },
+        flowId,
+        time,
+      );
+    }
   }
 }
 
