@@ -7,7 +7,7 @@ import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { callModel } from '../loop/index.js';
 import { composePrompt } from '../memory/index.js';
 import type { FlowSpec } from '../spec/index.js';
-import { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
+import { describeCatalog, parseFlowChoice, routableFlows, routeAnswerShape, routeSchema } from './catalog.js';
 import { type Route, strategyOf } from './fast-path.js';
 
 export const noFlow = 'none';
@@ -37,7 +37,7 @@ export async function predictFlow(options: PredictFlowOptions): Promise<Route> {
     (options.pendingQuestion
       ? `- ${answerFlow}: the message answers your pending question "${options.pendingQuestion}".\n`
       : '') +
-    'Answer with JSON only: {"flow": "<name>", "slots": {"<slot>": <value>}}.';
+    `Answer with JSON only: ${routeAnswerShape}.`;
   const response = await callModel({
     model: options.model,
     prompt: [
@@ -55,11 +55,7 @@ export async function predictFlow(options: PredictFlowOptions): Promise<Route> {
     responseFormat: {
       type: 'json',
       name: 'route',
-      schema: {
-        type: 'object',
-        properties: { flow: { type: 'string', enum: choices }, slots: { type: 'object' } },
-        required: ['flow'],
-      },
+      schema: routeSchema(choices, flows),
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
