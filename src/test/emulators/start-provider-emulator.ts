@@ -41,7 +41,8 @@ export interface ProviderEmulator {
 }
 
 /**
- * Starts the emulator of one provider on 127.0.0.1.
+ * Starts the emulator of one provider on 127.0.0.1. The script is a queue of replies, one per request,
+ * or one function that answers every request (a model that reads the call, for long conversations).
  *
  * @example
  * ```ts
@@ -51,10 +52,11 @@ export interface ProviderEmulator {
  */
 export async function startProviderEmulator(
   provider: EmulatedProvider,
-  script: readonly EmulatorScriptEntry[],
+  script: readonly EmulatorScriptEntry[] | ((call: EmulatedCall) => EmulatorReply),
 ): Promise<ProviderEmulator> {
   const dialect = dialects[provider];
-  const queue = [...script];
+  const responder = typeof script === 'function' ? script : undefined;
+  const queue = typeof script === 'function' ? [] : [...script];
   const requests: Record<string, unknown>[] = [];
   const rejections: { status: number; message: string }[] = [];
   let callCount = 0;
@@ -67,7 +69,7 @@ export async function startProviderEmulator(
       return { status: 400, body: dialect.errorBody(400, problem) };
     }
     const call = dialect.describe(body);
-    const entry = queue.shift();
+    const entry = responder ?? queue.shift();
     if (entry === undefined) {
       const message = `${dialect.name} emulator: the script is used up (request ${requests.length}, last user "${call.lastUser}")`;
       return { status: 500, body: dialect.errorBody(500, message) };
