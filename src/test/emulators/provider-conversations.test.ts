@@ -145,7 +145,8 @@ describe.each(providers)('conversations through the %s emulator', (provider, cre
         const kind = kindOf(call);
         const friday = /friday/i.test(call.lastUser);
         if (kind === 'route') {
-          const choices = (call.schema?.properties as { flow: { enum: string[] } }).flow.enum;
+          const choices =
+            (call.schema?.properties as { flow?: { enum?: string[] } } | undefined)?.flow?.enum ?? [];
           if (friday)
             return routeTo(call, choices.includes('answer') ? 'answer' : 'book_flight', { day: 'Friday' });
           return routeTo(call, 'book_flight', { destination: 'Lisbon' });
@@ -230,8 +231,10 @@ describe.each(providers)('conversations through the %s emulator', (provider, cre
             },
           ];
           const itemSchema = (
-            call.schema?.properties as { items: { items: { properties: { slots: unknown } } } }
-          ).items.items.properties.slots;
+            call.schema?.properties as
+              | { items?: { items?: { properties?: { slots?: unknown } } } }
+              | undefined
+          )?.items?.items?.properties?.slots;
           return {
             json: {
               title: 'Weekend in Lisbon',
