@@ -1,0 +1,212 @@
+/**
+ * The emulators refuse what their providers refuse, in the provider's error shape; and every schema of
+ * flowstack's structured calls passes the rules they enforce.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { readStrictAnswer, slotPairsSchema, toStrictJsonSchema } from '../../model/index.js';
+import { planProposalSchema } from '../../plan/propose-plan.js';
+import { replanDecisionSchema } from '../../plan/replan-decision.js';
+import {
+  findAnthropicSchemaProblem,
+  findOpenAIStrictProblem,
+  type ProviderEmulator,
+  startProviderEmulator,
+} from './index.js';
+
+let emulator: ProviderEmulator | undefined;
+afterEach(async () => {
+  await emulator?.close();
+  emulator = undefined;
+});
+
+async function post(path: string, body: unknown): Promise<{ status: number; body: unknown }> {
+  const response = await fetch(`${emulator?.url}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return { status: response.status, body: await response.json() };
+}
+
+/** The routing schema before ADR 0058: an open `slots` object and an optional key. */
+const oldRouteSchema = {
+  type: 'object',
+  properties: { flow: { type: 'string', enum: ['book_flight', 'none'] }, slots: { type: 'object' } },
+  required: ['flow'],
+};
+
+describe('OpenAI chat completions emulator', () => {
+  it('refuses a strict response format that breaks strict mode, in OpenAI’s error shape', async () => {
+    emulator = await startProviderEmulator('openai-chat', [{ text: 'unused' }]);
+    const answer = await post('/chat/completions', {
+      model: 'gpt-5-mini',
+      messages: [{ role: 'user', content: 'I want to fly to Lisbon' }],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: 'route', strict: true, schema: oldRouteSchema },
+      },
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      error: {
+        type: 'invalid_request_error',
+        message: expect.stringContaining("Invalid schema for response_format 'route'"),
+      },
+    });
+  });
+
+  it('refuses a tool message that answers no call, and a call left unanswered', async () => {
+    emulator = await startProviderEmulator('openai-chat', []);
+    const orphan = await post('/chat/completions', {
+      model: 'gpt-5-mini',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'tool', tool_call_id: 'call_9', content: '{}' },
+      ],
+    });
+    expect(orphan.status).toBe(400);
+    const unanswered = await post('/chat/completions', {
+      model: 'gpt-5-mini',
+      messages: [
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'f', arguments: '{}' } }],
+        },
+        { role: 'user', content: 'And?' },
+      ],
+    });
+    expect(unanswered.status).toBe(400);
+    expect(JSON.stringify(unanswered.body)).toContain('call_1');
+  });
+});
+
+describe('OpenAI Responses emulator', () => {
+  it('refuses a function_call_output with no function_call before it', async () => {
+    emulator = await startProviderEmulator('openai-responses', []);
+    const answer = await post('/responses', {
+      model: 'gpt-5-mini',
+      input: [
+        { role: 'user', content: [{ type: 'input_text', text: 'Hi' }] },
+        { type: 'function_call_output', call_id: 'call_7', output: '{}' },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ error: { message: expect.stringContaining('call_7') } });
+  });
+});
+
+describe('Anthropic messages emulator', () => {
+  it('refuses a tool_use without its tool_result, in Anthropic’s error shape', async () => {
+    emulator = await startProviderEmulator('anthropic', []);
+    const answer = await post('/messages', {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+        { role: 'user', content: [{ type: 'text', text: 'and?' }] },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error', message: expect.stringContaining('toolu_1') },
+    });
+  });
+
+  it('refuses a conversation that starts with the assistant, and a missing max_tokens', async () => {
+    emulator = await startProviderEmulator('anthropic', []);
+    const first = await post('/messages', {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 'assistant', content: 'Hello' }],
+    });
+    expect(first.status).toBe(400);
+    const noLimit = await post('/messages', {
+      model: 'claude-sonnet-4-5',
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(noLimit.status).toBe(400);
+  });
+
+  it('constrains structured output to the schema: an open object comes out empty', async () => {
+    emulator = await startProviderEmulator('anthropic', [
+      { json: { flow: 'book_flight', slots: { destination: 'Lisbon' } } },
+    ]);
+    const closed = {
+      ...oldRouteSchema,
+      additionalProperties: false,
+      properties: { ...oldRouteSchema.properties, slots: { type: 'object', additionalProperties: false } },
+    };
+    const answer = await post('/messages', {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [{ role: 'user', content: 'I want to fly to Lisbon' }],
+      output_config: { format: { type: 'json_schema', schema: closed } },
+    });
+    const text = (answer.body as { content: { text: string }[] }).content[0]?.text ?? '';
+    expect(JSON.parse(text)).toEqual({ flow: 'book_flight', slots: {} });
+  });
+});
+
+describe('the strict schemas of flowstack’s structured calls', () => {
+  const schemas = {
+    plan: z.toJSONSchema(planProposalSchema, { target: 'draft-7' }) as Record<string, unknown>,
+    replan: z.toJSONSchema(replanDecisionSchema, { target: 'draft-7' }) as Record<string, unknown>,
+  };
+
+  it.each(Object.entries(schemas))(
+    '%s passes OpenAI strict mode and Claude’s rules once made strict',
+    (_, original) => {
+      expect(findOpenAIStrictProblem(original)).toBeDefined();
+      const strict = toStrictJsonSchema(original);
+      expect(findOpenAIStrictProblem(strict)).toBeUndefined();
+      expect(findAnthropicSchemaProblem(strict)).toBeUndefined();
+    },
+  );
+
+  it('reads a strict answer back: nulls of optional keys dropped, slot pairs made a map again', () => {
+    const answer = {
+      title: 'Weekend in Lisbon',
+      strategies: null,
+      items: [
+        {
+          id: 'flights',
+          description: 'Find flights',
+          flow: 'search_flights',
+          slots: [{ name: 'destination', value: 'Lisbon' }],
+          dependsOn: null,
+          stepType: null,
+          requiredTools: null,
+          expectedOutcome: null,
+        },
+      ],
+    };
+    const read = readStrictAnswer(answer, schemas.plan);
+    expect(planProposalSchema.parse(read)).toEqual({
+      title: 'Weekend in Lisbon',
+      items: [
+        {
+          id: 'flights',
+          description: 'Find flights',
+          flow: 'search_flights',
+          slots: { destination: 'Lisbon' },
+        },
+      ],
+    });
+  });
+
+  it('slot pairs are valid for both providers', () => {
+    const route = {
+      type: 'object',
+      properties: { flow: { type: 'string', enum: ['a'] }, slots: slotPairsSchema(['city']) },
+      required: ['flow', 'slots'],
+      additionalProperties: false,
+    };
+    expect(findOpenAIStrictProblem(route)).toBeUndefined();
+    expect(findAnthropicSchemaProblem(route)).toBeUndefined();
+  });
+});
