@@ -78,9 +78,16 @@ export function parseFinishSkill(
   }
   const value = parsed.data;
   if (value.outcome === 'success') {
-    const data = value.data ?? (value.summary !== undefined ? { summary: value.summary } : {});
     // Models often put the answer in `summary` rather than `message`; either is the user's reply.
     const message = nonEmpty(value.message) ?? nonEmpty(value.summary);
+    // With no data the words are the result, as with a plain text answer.
+    const data =
+      value.data ??
+      (value.summary !== undefined
+        ? { summary: value.summary }
+        : message !== undefined
+          ? { text: message }
+          : {});
     return {
       ok: true,
       outcome: {
