@@ -4,9 +4,15 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createTripDomain } from '../../agent/fixtures/plan-domain.js';
+import { createTripPlanModel } from '../../agent/fixtures/trip-plan-model.js';
+import { createAgent } from '../../agent/index.js';
+import { defineFlow } from '../../flow/index.js';
 import { readStrictAnswer, slotPairsSchema, toStrictJsonSchema } from '../../model/index.js';
 import { planProposalSchema } from '../../plan/propose-plan.js';
 import { replanDecisionSchema } from '../../plan/replan-decision.js';
+import { createMemoryStore } from '../../store/index.js';
+import { createScriptedModel, type ScriptedModel } from '../index.js';
 import {
   findAnthropicSchemaProblem,
   findOpenAIStrictProblem,
@@ -208,5 +214,75 @@ describe('the strict schemas of flowstack’s structured calls', () => {
     };
     expect(findOpenAIStrictProblem(route)).toBeUndefined();
     expect(findAnthropicSchemaProblem(route)).toBeUndefined();
+  });
+});
+
+/** The response format schemas a scripted model was sent, by phase. */
+function sentSchemas(model: ScriptedModel): [string, unknown][] {
+  return model.calls.flatMap((call) => {
+    const format = call.options.responseFormat;
+    return format?.type === 'json' && format.schema
+      ? [[call.phase ?? '?', format.schema] as [string, unknown]]
+      : [];
+  });
+}
+
+describe('every response format flowstack sends', () => {
+  it('passes OpenAI strict mode and Claude’s rules in a plan turn (route, plan, replan, review, synthesis)', async () => {
+    const domain = createTripDomain();
+    const model = createTripPlanModel();
+    const agent = createAgent({
+      model,
+      flows: domain.flows,
+      tools: domain.tools,
+      store: createMemoryStore(),
+      plan: { treeSearch: 'off' },
+    });
+    await agent.send({ threadId: 't1', text: 'Plan a weekend in Lisbon' });
+    const schemas = sentSchemas(model);
+    expect(new Set(schemas.map(([phase]) => phase))).toEqual(
+      new Set(['predict', 'plan', 'replan', 'plan-review', 'synthesize']),
+    );
+    for (const [phase, schema] of schemas) {
+      expect({ phase, problem: findOpenAIStrictProblem(schema) }).toEqual({ phase, problem: undefined });
+      expect({ phase, problem: findAnthropicSchemaProblem(schema) }).toEqual({ phase, problem: undefined });
+    }
+  });
+
+  it('passes both rule sets for slot filling and the reflection verdict', async () => {
+    const model = createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'summarize', slots: [] } },
+        { match: { phase: 'fill-slots' }, json: { slots: [{ name: 'topic', value: 'Lisbon' }] } },
+        { match: { phase: 'skill' }, text: 'Lisbon is lovely in spring.' },
+        { match: { phase: 'skill-evaluate' }, json: { pass: true, issues: [] } },
+      ],
+    });
+    const agent = createAgent({
+      model,
+      flows: [
+        defineFlow({
+          name: 'summarize',
+          intent: 'converse',
+          description: 'Write a short note on a topic.',
+          slots: [
+            { name: 'topic', type: 'text', priority: 'required', description: 'Topic', question: 'On what?' },
+          ],
+          complexity: 'complex',
+          successCriteria: 'Names the topic.',
+        }),
+      ],
+      store: createMemoryStore(),
+    });
+    // Slot filling reads earlier turns: a greeting (answered without the model) gives it one.
+    await agent.send({ threadId: 't1', text: 'Hello' });
+    const turn = await agent.send({ threadId: 't1', text: 'A note on the city I told you about, please' });
+    expect(turn.reply).toBe('Lisbon is lovely in spring.');
+    const schemas = sentSchemas(model);
+    expect(schemas.map(([phase]) => phase)).toEqual(['predict', 'fill-slots', 'skill-evaluate']);
+    for (const [phase, schema] of schemas) {
+      expect({ phase, problem: findOpenAIStrictProblem(schema) }).toEqual({ phase, problem: undefined });
+      expect({ phase, problem: findAnthropicSchemaProblem(schema) }).toEqual({ phase, problem: undefined });
+    }
   });
 });
