@@ -81,9 +81,13 @@ function describeMessages(body: Json): EmulatedCall {
           .map((b) => String(b.text))
           .join('');
   const system = body.system;
+  const tools = (body.tools as Json[] | undefined) ?? [];
+  const forced = (body.tool_choice as Json | undefined)?.type === 'any';
+  const jsonTool = forced && format === undefined ? tools.find((t) => t.name === 'json') : undefined;
   return {
     body,
     ...(format?.schema ? { schema: format.schema as Json } : {}),
+    ...(jsonTool ? { schema: jsonTool.input_schema as Json, jsonToolName: 'json' } : {}),
     system:
       typeof system === 'string'
         ? system

@@ -23,11 +23,30 @@ import {
   startProviderEmulator,
 } from './index.js';
 
-const providers: [EmulatedProvider, (url: string) => LanguageModelV3][] = [
-  ['openai-responses', (url) => createOpenAI({ baseURL: url, apiKey: 'test' })('gpt-5-mini')],
-  ['openai-chat', (url) => createOpenAI({ baseURL: url, apiKey: 'test' }).chat('gpt-5-mini')],
-  ['anthropic', (url) => createAnthropic({ baseURL: url, apiKey: 'test' })('claude-sonnet-4-5')],
+const providers: [string, EmulatedProvider, (url: string) => LanguageModelV3][] = [
   [
+    'openai(id), Responses',
+    'openai-responses',
+    (url) => createOpenAI({ baseURL: url, apiKey: 'test' })('gpt-5-mini'),
+  ],
+  [
+    'openai.chat(id)',
+    'openai-chat',
+    (url) => createOpenAI({ baseURL: url, apiKey: 'test' }).chat('gpt-5-mini'),
+  ],
+  [
+    'anthropic claude-sonnet-4-5',
+    'anthropic',
+    (url) => createAnthropic({ baseURL: url, apiKey: 'test' })('claude-sonnet-4-5'),
+  ],
+  // An older Claude without native structured output: @ai-sdk/anthropic forces a `json` tool instead.
+  [
+    'anthropic claude-3-haiku (json tool)',
+    'anthropic',
+    (url) => createAnthropic({ baseURL: url, apiKey: 'test' })('claude-3-haiku-20240307'),
+  ],
+  [
+    'openai-compatible',
     'openai-compatible',
     (url) =>
       createOpenAICompatible({
@@ -79,7 +98,7 @@ function finishWith(input: Record<string, unknown>): EmulatorReply {
 
 const noRejections = (e: ProviderEmulator | undefined) => expect(e?.rejections ?? []).toEqual([]);
 
-describe.each(providers)('conversations through the %s emulator', (provider, createModel) => {
+describe.each(providers)('conversations through %s', (_label, provider, createModel) => {
   describe.each([false, true])('stream: %s', (stream) => {
     it('calls a tool and replies with the message, not the data as JSON', async () => {
       const convert = defineTool({

@@ -31,6 +31,11 @@ export interface EmulatedCall {
   system: string;
   /** Whether the last message carries tool results: the model is answering after its tools ran. */
   afterToolResult: boolean;
+  /**
+   * The tool the request forces for structured output (`@ai-sdk/anthropic`'s `json` tool for models
+   * without native structured output): a `json` reply is then that tool's call, as the model answers.
+   */
+  jsonToolName?: string;
   /** Whether the provider constrains the output to `schema` (strict mode, Claude's structured outputs). */
   constrained: boolean;
   /** The function tools offered. */

@@ -146,6 +146,10 @@ function toOutput(reply: EmulatorReply, call: EmulatedCall, nextId: () => string
     toolName: c.toolName,
     input: JSON.stringify(c.input ?? {}),
   }));
+  if (call.jsonToolName !== undefined && reply.json !== undefined) {
+    toolCalls.push({ callId: nextId(), toolName: call.jsonToolName, input: text });
+    text = '';
+  }
   const finish = reply.finishReason ?? (toolCalls.length > 0 ? 'tool-calls' : 'stop');
   return { text, toolCalls, finish, ...(reply.refusal !== undefined ? { refusal: reply.refusal } : {}) };
 }
