@@ -156,6 +156,17 @@ describe.each(setups)(
       expect(conversions).toEqual([{ amount: 100, to: 'EUR' }]);
     });
 
+    it('a flow name not in the catalog, then the corrected one', async () => {
+      const { turn } = await converse([
+        { text: '{"flow": "currency-conversion", "slots": [{"name": "amount", "value": 100}]}' },
+        route,
+        convertCall,
+        finish({ message: '100 USD is 92 EUR.' }),
+      ]);
+      expect(turn.reply).toBe('100 USD is 92 EUR.');
+      expect(JSON.stringify(emulator?.requests[1])).toContain('names no flow of the catalog');
+    });
+
     it('a call to a tool that does not exist', async () => {
       const { turn, conversions } = await converse([
         route,
@@ -184,7 +195,10 @@ describe.each(setups)(
     });
 
     it('a refusal at routing: a clear answer that nothing fits, no crash', async () => {
-      const { turn } = await converse([{ refusal: 'I can’t help with that.' }]);
+      const { turn } = await converse([
+        { refusal: 'I can’t help with that.' },
+        { refusal: 'I can’t help with that.' },
+      ]);
       expect(turn.status).toBe('completed');
       expect(turn.reply).toContain('Convert an amount between currencies');
     });
