@@ -3,7 +3,7 @@
  * `max_tokens` given; only `user` and `assistant` turns (the system prompt is a top-level field), the
  * first from the user, never two of the same role in a row; every `tool_use` block answered by a
  * `tool_result` in the next message, and every `tool_result` answering a `tool_use` of the message
- * before; tool input schemas of type object; a structured-output schema (`output_config.format`) or a
+ * before, the results first in their message; tool input schemas of type object; a structured-output schema (`output_config.format`) or a
  * strict tool within Claude's supported subset. Structured output is constrained to its schema, as
  * Claude's is, so a value the schema has no room for is lost — the way a real model loses it.
  */
@@ -28,6 +28,10 @@ function checkConversation(messages: Json[]): string | undefined {
     const results = blocksOf(message)
       .filter((b) => b.type === 'tool_result')
       .map((b) => String(b.tool_use_id));
+    const blocks = blocksOf(message);
+    const firstOther = blocks.findIndex((b) => b.type !== 'tool_result');
+    if (firstOther >= 0 && blocks.slice(firstOther).some((b) => b.type === 'tool_result'))
+      return `messages.${index}.content: \`tool_result\` blocks must come first in the content, before any other block`;
     const unexpected = results.find((id) => !pendingToolUses.includes(id));
     if (unexpected !== undefined)
       return `messages.${index}.content: unexpected \`tool_use_id\` found in \`tool_result\` blocks: ${unexpected}. Each \`tool_result\` block must have a corresponding \`tool_use\` block in the previous message.`;

@@ -123,6 +123,27 @@ describe('Anthropic messages emulator', () => {
     });
   });
 
+  it('refuses tool results placed after text in their message', async () => {
+    emulator = await startProviderEmulator('anthropic', []);
+    const answer = await post('/messages', {
+      model: 'claude-sonnet-4-5',
+      max_tokens: 100,
+      messages: [
+        { role: 'user', content: 'Hi' },
+        { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_1', name: 'f', input: {} }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'here:' },
+            { type: 'tool_result', tool_use_id: 'toolu_1', content: '{}' },
+          ],
+        },
+      ],
+    });
+    expect(answer.status).toBe(400);
+    expect(JSON.stringify(answer.body)).toContain('must come first');
+  });
+
   it('refuses a conversation that starts with the assistant, and a missing max_tokens', async () => {
     emulator = await startProviderEmulator('anthropic', []);
     const first = await post('/messages', {
