@@ -130,6 +130,12 @@ function hasRecursion(root: Schema): boolean {
   return Object.keys(definitions).some((name) => visit(name, new Set()));
 }
 
+function allowsNull(schema: unknown): boolean {
+  if (!isSchema(schema)) return false;
+  if (typeList(schema).includes('null')) return true;
+  return Array.isArray(schema.anyOf) && schema.anyOf.some((s) => isSchema(s) && s.type === 'null');
+}
+
 function typeList(node: Schema): string[] {
   if (typeof node.type === 'string') return [node.type];
   return Array.isArray(node.type) ? (node.type as string[]) : [];
@@ -141,8 +147,9 @@ function isSchema(value: unknown): value is Schema {
 
 /**
  * What a provider that constrains its output to the schema lets through of an answer: keys the schema
- * does not list are gone (an object with no listed keys comes out empty). This is how a real model
- * under structured output loses a value the schema has no room for.
+ * does not list are gone (an object with no listed keys comes out empty), and a required nullable key it
+ * left out is written as null. This is how a real model under structured output loses a value the
+ * schema has no room for, and fills the keys it must write.
  */
 export function constrainToSchema(value: unknown, schema: unknown, root: unknown = schema): unknown {
   if (!isSchema(schema)) return value;
@@ -157,11 +164,13 @@ export function constrainToSchema(value: unknown, schema: unknown, root: unknown
   const isObject = typeList(schema).includes('object') || isSchema(schema.properties);
   if (isObject && isSchema(value) && schema.additionalProperties === false) {
     const properties = isSchema(schema.properties) ? schema.properties : {};
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([key]) => key in properties)
-        .map(([key, child]) => [key, constrainToSchema(child, properties[key], root)]),
-    );
+    const kept = Object.entries(value)
+      .filter(([key]) => key in properties)
+      .map(([key, child]) => [key, constrainToSchema(child, properties[key], root)]);
+    // A required key the answer left out is written as null where the schema allows it, as strict decoding does.
+    const required = Array.isArray(schema.required) ? (schema.required as string[]) : [];
+    for (const key of required) if (!(key in value) && allowsNull(properties[key])) kept.push([key, null]);
+    return Object.fromEntries(kept);
   }
   return value;
 }
