@@ -227,6 +227,7 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
 
     it('plans, runs the items with their tools, and replies with the synthesis', async () => {
       const domain = createTripDomain();
+      let synthesisPrompt = '';
       const flowTools: Record<string, [string, Record<string, string>]> = {
         search_flights: ['find_flights', { destination: 'Lisbon' }],
         check_weather: ['lookup_weather', { city: 'Lisbon' }],
@@ -263,12 +264,20 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
         }
         if (kind === 'replan') return { json: { decision: 'continue' } };
         if (kind === 'review') return { json: { decision: 'finish' } };
-        if (kind === 'synthesis') return { json: { content: 'Flights TP123 at €120; sunny, 24 °C.' } };
+        if (kind === 'synthesis') {
+          synthesisPrompt = call.system;
+          return { json: { content: 'Flights TP123 at €120; sunny, 24 °C.' } };
+        }
         if (kind === 'fill-slots') return { json: { slots: [] } };
         const flow = Object.keys(flowTools).find((name) => call.system.includes(`"${name}"`));
         const tool = flow ? flowTools[flow] : undefined;
         if (tool && !call.afterToolResult) return { toolCalls: [{ toolName: tool[0], input: tool[1] }] };
-        return finishWith({ message: flow === 'search_flights' ? 'TP123 at €120' : 'sunny, 24 °C' });
+        if (flow === 'search_flights')
+          return finishWith({
+            message: 'TP123 at €120',
+            data: { flights: [{ id: 'TP123', price_eur: 120 }] },
+          });
+        return finishWith({ message: 'sunny, 24 °C' });
       });
       const agent = createAgent({
         model: createModel(emulator.url),
@@ -285,6 +294,10 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
       expect(turn.reply).toContain('Flights TP123 at €120; sunny, 24 °C.');
       expect(turn.reply).not.toMatch(/^\s*[{[]/);
       expect(domain.executions).toMatchObject({ find_flights: 1, lookup_weather: 1 });
+      // Each item's line in the plan is the skill's own words; its data stays in the step's output.
+      expect(synthesisPrompt).toContain(
+        'Find flights to Lisbon; flow search_flights {"destination":"Lisbon"}; → TP123 at €120',
+      );
     });
   });
 });
