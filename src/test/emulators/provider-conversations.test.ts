@@ -225,6 +225,58 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
       expect(bookings).toEqual([{ destination: 'Lisbon', day: 'Friday' }]);
     });
 
+    it('suspends a restricted call for approval and, approved, runs it and replies', async () => {
+      const done: string[] = [];
+      const transfer = defineTool({
+        name: 'transfer',
+        description: 'Transfers money to a person.',
+        input: z.object({ to: z.string(), amount: z.number().positive() }),
+        capability: 'restricted',
+        execute: ({ to, amount }) => {
+          done.push(`${to}:${amount}`);
+          return { ok: true, to, amount };
+        },
+      }) as ToolDefinition;
+      emulator = await startProviderEmulator(provider, (call) => {
+        const kind = kindOf(call);
+        if (kind === 'route') return routeTo(call, 'pay_bills', {});
+        if (!call.afterToolResult)
+          return { toolCalls: [{ toolName: 'transfer', input: { to: 'ana', amount: 10 } }] };
+        return finishWith({ message: 'Paid Ana 10 EUR.' });
+      });
+      const agent = createAgent({
+        model: createModel(emulator.url),
+        flows: [
+          defineFlow({
+            name: 'pay_bills',
+            intent: 'transform',
+            description: 'Pay the bills the user names.',
+            tools: ['transfer'],
+          }),
+        ],
+        tools: [transfer],
+        store: createMemoryStore(),
+        toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
+        stream,
+      });
+      const asked = await agent.send({ threadId: 't1', text: 'Pay Ana 10 euros' });
+      noRejections(emulator);
+      expect(asked.status).toBe('suspended');
+      expect(asked.suspensions?.[0]).toMatchObject({ kind: 'approval', toolName: 'transfer' });
+      expect(done).toEqual([]);
+
+      const approved = await agent.resume({
+        threadId: 't1',
+        suspensionId: asked.suspensions?.[0]?.id ?? '',
+        feedback: { decision: 'approve' },
+      });
+      // The resumed run sent the call and its result back to the provider, paired as it requires.
+      noRejections(emulator);
+      expect(approved.status).toBe('completed');
+      expect(approved.reply).toBe('Paid Ana 10 EUR.');
+      expect(done).toEqual(['ana:10']);
+    });
+
     it('plans, runs the items with their tools, and replies with the synthesis', async () => {
       const domain = createTripDomain();
       let synthesisPrompt = '';
