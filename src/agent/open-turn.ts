@@ -70,7 +70,7 @@ export async function openTurn(
   loaded: LoadedThread,
   input: TurnInput & { turnId: string; telemetry: TurnTelemetry },
 ): Promise<OpenTurn> {
-  const { store, clock, limits, bus, options } = config;
+  const { store, clock, limits, bus } = config;
   const turn = createTurnRecord({
     threadId: request.threadId,
     turnId: input.turnId,
@@ -98,7 +98,7 @@ export async function openTurn(
   // What the saved part of the turn said is said again: the replay does not redo that work.
   if (interrupted?.replyParts) turn.replyParts.push(...interrupted.replyParts);
   const recorder = recordModelCalls({
-    model: options.model,
+    model: config.model,
     store,
     threadId: turn.threadId,
     turnId: turn.turnId,
