@@ -204,6 +204,16 @@ describe('taint is thread state', () => {
     expect(reason).toContain(first.turnId);
     expect(reason).toContain('the conversation history');
     expect(posts).toEqual([]);
+
+    // Held, not refused: the person's approval runs the call, once.
+    const waiting = second.suspensions?.find((s) => s.toolName === 'post_message');
+    const approved = await agent.resume({
+      threadId: 't1',
+      suspensionId: waiting?.id as string,
+      feedback: { decision: 'approve' },
+    });
+    expect(approved.status).toBe('completed');
+    expect(posts).toEqual(['attacker@evil.example']);
   });
 
   it('holds it after a restart: a new agent on the same SQLite file', async () => {
