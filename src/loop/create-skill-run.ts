@@ -56,6 +56,6 @@ function runTaint(options: RunSkillLoopOptions): TaintState {
   const restored = taintFromTranscript(options.resume?.messages ?? [], options.tools, options.batch.turnId);
   const taint = options.batch.taint;
   if (!taint) return restored;
-  for (const origin of restored.origins) addTaintSource(taint, origin);
+  for (const origin of restored.origins ?? []) addTaintSource(taint, origin);
   return taint;
 }

@@ -35,8 +35,11 @@ export interface TaintState {
   tainted: boolean;
   /** The tools whose results tainted the context, in order. */
   sources: string[];
-  /** The calls that brought the content, in order, with how it reaches the run when it is not its own. */
-  origins: TaintSource[];
+  /**
+   * The calls that brought the content, in order, with how it reaches the run when it is not its own
+   * (kept by `createTaintState` and the pipeline; a state made by hand may leave it out).
+   */
+  origins?: TaintSource[];
 }
 
 /** One origin of a run's taint (see `TaintState.origins`). */
@@ -57,6 +60,7 @@ export function createTaintState(initial?: Partial<TaintState>): TaintState {
 export function addTaintSource(taint: TaintState, origin: TaintSource): void {
   taint.tainted = true;
   if (!taint.sources.includes(origin.tool)) taint.sources.push(origin.tool);
+  taint.origins ??= [];
   if (!taint.origins.some((o) => o.callId === origin.callId && o.turnId === origin.turnId))
     taint.origins.push(origin);
 }

@@ -48,7 +48,7 @@ describe('taint as thread state', () => {
     ];
     for (const [name, turn, messages, via] of cases) {
       const taint = openThreadTaint(turn, messages);
-      expect({ name, tainted: taint.tainted, via: taint.origins[0]?.via }).toEqual({
+      expect({ name, tainted: taint.tainted, via: taint.origins?.[0]?.via }).toEqual({
         name,
         tainted: via !== undefined,
         via,

@@ -48,7 +48,7 @@ export function recordThreadTaint(turn: TurnState): void {
   const written = snapshot.scratchpad.filter((e) => !taint.notesAtStart.has(stampOf(e))).map((e) => e.key);
   const flows = flowsOf(snapshot).map((f) => f.id);
   const records = [...(snapshot.taint ?? [])];
-  for (const origin of taint.state.origins) {
+  for (const origin of taint.state.origins ?? []) {
     if (origin.via !== undefined) continue;
     // Content that came in during this turn belongs to it, even when its run began in an earlier one.
     let record = records.find(

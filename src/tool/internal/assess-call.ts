@@ -72,8 +72,9 @@ function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
  * it, and how content from an earlier turn still reaches the run.
  */
 function describeTaint(taint: TaintState): string {
-  if (taint.origins.length === 0) return taint.sources.join(', ') || 'a tool';
-  return taint.origins
+  const origins = taint.origins ?? [];
+  if (origins.length === 0) return taint.sources.join(', ') || 'a tool';
+  return origins
     .map((o) =>
       o.via === undefined
         ? `${o.tool} (call ${o.callId} in this run)`
