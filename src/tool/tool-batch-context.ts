@@ -61,8 +61,11 @@ export function addTaintSource(taint: TaintState, origin: TaintSource): void {
   taint.tainted = true;
   if (!taint.sources.includes(origin.tool)) taint.sources.push(origin.tool);
   taint.origins ??= [];
-  if (!taint.origins.some((o) => o.callId === origin.callId && o.turnId === origin.turnId))
-    taint.origins.push(origin);
+  const known = taint.origins.find((o) => o.callId === origin.callId && o.turnId === origin.turnId);
+  if (!known) taint.origins.push(origin);
+  // Content an earlier turn brought in that is now in this run's own transcript (a resumed run) is this
+  // run's: what the run writes carries it on.
+  else if (origin.via === undefined) delete known.via;
 }
 
 /**

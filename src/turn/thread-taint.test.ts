@@ -84,3 +84,19 @@ describe('taint as thread state', () => {
     expect(turn.snapshot.taint).toBeUndefined();
   });
 });
+
+describe('a resumed run that holds inherited content in its own transcript', () => {
+  it('records it again for this turn, with the notes the run wrote', () => {
+    const turn = turnWith([page]);
+    const taint = openThreadTaint(turn, window('turn_1'));
+    // The run suspended in turn_1 goes on here: its restored transcript holds the page's result.
+    addTaintSource(taint, { tool: 'fetch_page', callId: 'call_1', turnId: 'turn_1' });
+    expect(taint.origins).toEqual([{ tool: 'fetch_page', callId: 'call_1', turnId: 'turn_1' }]);
+    turn.snapshot.scratchpad.push({ key: 'summary', text: 'what the page said', source: 'f', time: 1 });
+    recordThreadTaint(turn);
+    expect(turn.snapshot.taint).toEqual([
+      page,
+      { tool: 'fetch_page', callId: 'call_1', turnId: 'turn_5', notes: ['summary'] },
+    ]);
+  });
+});
