@@ -24,6 +24,7 @@ import {
   commitTurn,
   createTurnRecord,
   type LoadedThread,
+  openThreadTaint,
   type RunFlowsOptions,
   readRecentMessages,
   type TurnState,
@@ -89,6 +90,8 @@ export async function openTurn(
   );
   recent.splice(0, recent.length - (limits.recentMessages - 1));
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
+  // Untrusted content earlier turns brought in and this turn's context still holds taints it from the start.
+  openThreadTaint(turn, recent);
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
     ...(interrupted ? { interrupted } : {}),
@@ -176,6 +179,8 @@ function runFlowsOptions(
       observeExecution: parts.telemetry.observeTool,
       // A turn begun here under a new id has no journal rows but its own: its calls skip the read.
       freshJournal: parts.fresh ? createFreshJournal(turn.turnId) : undefined,
+      // One taint state for every skill run of the turn, seeded from the thread's (turn/thread-taint.ts).
+      ...(turn.taint ? { taint: turn.taint.state } : {}),
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     },
