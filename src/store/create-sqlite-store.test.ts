@@ -265,3 +265,30 @@ describe('createSqliteStore', () => {
     await store.close();
   });
 });
+
+describe('createSqliteStore opened by several processes at once', () => {
+  it('opens the same new file from two processes at the same moment without "database is locked"', async () => {
+    const files = Array.from({ length: 20 }, () => newPath());
+    // Both processes open file i at the same wall-clock moment, once they are both loaded.
+    const startAt = Date.now() + 4_000;
+    const body = `const paths = ${JSON.stringify(files)};
+       const failures = [];
+       for (const [index, path] of paths.entries()) {
+         const at = ${startAt} + index * 60;
+         while (Date.now() < at) {}
+         try {
+           const opened = createSqliteStore({ path });
+           await opened.commit({ threadId: 'p' + process.pid, expectedVersion: 0, data: '{}', now: 1 });
+           await opened.close();
+         } catch (error) { failures.push(String(error.message)); }
+       }
+       return failures;`;
+    const outcomes = await Promise.all([runInChild(':memory:', body), runInChild(':memory:', body)]);
+    expect(outcomes).toEqual([[], []]);
+    for (const path of files) {
+      const store = createSqliteStore({ path });
+      expect((await store.listThreads()).length).toBe(2);
+      await store.close();
+    }
+  }, 60_000);
+});
