@@ -34,7 +34,11 @@ import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
 
 /** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
-export type LeasedSend = SendOptions & { lease: StopSource };
+export type LeasedSend = SendOptions & {
+  lease: StopSource;
+  /** The fingerprint of the message sent under `requestId`, kept to catch a reused id. */
+  requestHash?: string;
+};
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -90,6 +94,7 @@ export async function openTurn(
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
+    ...(request.requestHash !== undefined ? { requestHash: request.requestHash } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...('answer' in input ? { answers: input.suspensionId } : {}),
   });

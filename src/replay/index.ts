@@ -3,8 +3,10 @@ export { abandonTurn } from './abandon-turn.js';
 export { closeInterruptedTurn } from './close-interrupted-turn.js';
 export {
   type AnsweredRequest,
+  assertSameRequest,
   endInflight,
   findRequest,
+  fingerprintRequest,
   type InflightTurn,
   interruptedTurnOf,
   noteRunning,

@@ -38,9 +38,10 @@ function describeStatus(status: number): string {
     400: 'The request is malformed (body, id, or message empty or too long).',
     401: 'Missing or unknown bearer token.',
     404: 'No such thread for this principal.',
-    409: 'The thread is running another turn.',
+    409: 'The thread is running another turn (a retry while the first attempt still runs, too).',
     413: 'The body is larger than the server accepts.',
     415: 'The body is not JSON.',
+    422: 'The Idempotency-Key was used before with another body (code input_request_reused).',
     501: 'The agent has no such capability yet.',
   };
   return text[status] ?? 'Error.';
@@ -83,6 +84,15 @@ const threadId = {
   schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
 };
 
+const idempotencyKey = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key from the same principal on the same thread runs the turn at most once. A retry of a finished request answers its result again (with the questions the thread still waits for); a retry after the server died mid-turn replays the turn, running nothing it completed again, and a call whose outcome the crash left unknown becomes a suspension to answer. The same key with another body is refused with 422. On `POST /v1/threads` the key also names the thread, so a retry does not start a second one.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
 const turnResponses = (created: boolean) => ({
   [created ? '201' : '200']: {
     description:
@@ -93,7 +103,7 @@ const turnResponses = (created: boolean) => ({
     description: 'With `Prefer: respond-async`: the turn runs; stream its events.',
     content: json(ref('TurnAccepted')),
   },
-  ...problems(400, 401, 404, 409, 413, 415),
+  ...problems(400, 401, 404, 409, 413, 415, 422),
 });
 
 /** Builds the document; `serverUrl` is where the API is reachable, when known. */
@@ -127,13 +137,14 @@ export function createOpenApiDocument(
         },
         post: {
           summary: 'Start a thread with its first message',
+          parameters: [idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
           responses: turnResponses(true),
         },
       },
       '/v1/threads/{threadId}': {
         get: {
-          summary: 'Read a thread: messages, flow stack, pending question or suspension, last event id',
+          summary: 'Read a thread: messages, flow stack, pending question, open suspensions, last event id',
           parameters: [threadId],
           responses: {
             '200': { description: 'The thread', content: json(ref('Thread')) },
@@ -144,7 +155,7 @@ export function createOpenApiDocument(
       '/v1/threads/{threadId}/messages': {
         post: {
           summary: 'Send a message (runs a turn); an unknown id starts a thread with that id',
-          parameters: [threadId],
+          parameters: [threadId, idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
           responses: turnResponses(false),
         },

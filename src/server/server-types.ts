@@ -24,7 +24,9 @@ export type ServerAgent = Omit<Agent, 'rollback'> & {
  * `flowstack/bullmq`) has this shape, so API processes enqueue turns and wait for a worker's answer.
  */
 export interface TurnSender {
-  send(options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal'>): Promise<TurnResult>;
+  send(
+    options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal' | 'requestId'>,
+  ): Promise<TurnResult>;
 }
 
 export interface ServerOptions {
@@ -33,6 +35,8 @@ export interface ServerOptions {
    * Send new messages here instead of to `agent.send` (scale-out: a turn queue). Reads stay on the agent.
    * It must run each thread's turns in the order they were sent, as the BullMQ turn queue does: a message
    * that arrives while the thread's turn runs is sent on too and waits its turn, instead of a 409.
+   * A request with an `Idempotency-Key` carries a `requestId` derived from it, which must reach
+   * `agent.send` unchanged.
    */
   turns?: TurnSender;
   /** Bearer tokens → principals, or a function that authenticates an `Authorization` header. */

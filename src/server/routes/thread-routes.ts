@@ -7,6 +7,12 @@ import { replayObservations, summarizeThreadEvents } from '../../observe/index.j
 import type { Observation } from '../../spec/index.js';
 import { sendTurnBody } from '../api-schemas.js';
 import { describeFileSnapshots, describeSuspensions } from '../describe-thread-state.js';
+import {
+  idempotencyKeyHeader,
+  readIdempotencyKey,
+  requestIdOfKey,
+  threadIdOfKey,
+} from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
 import { problem, problemResponse } from '../problem-details.js';
@@ -32,15 +38,29 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
   });
 
   app.post('/v1/threads', async (c) => {
+    const idempotency = readIdempotencyKey(c.req.header(idempotencyKeyHeader));
+    if (!idempotency.ok) return idempotency.response;
     const body = await readJsonBody(c.req.raw, sendTurnBody);
     if (!body.ok) return problemResponse(body.problem);
     const principal = c.get('principal');
-    const threadId = context.ids('thread');
+    const { key } = idempotency;
+    // With a key, a retry starts no second thread: it lands on the first attempt's thread and request.
+    const threadId = key !== undefined ? threadIdOfKey({ principal, key }) : context.ids('thread');
+    if (key !== undefined && (await checkThreadAccess(context, threadId, principal)) === 'foreign')
+      return threadNotFound(threadId);
+    const requestId = key !== undefined ? requestIdOfKey({ principal, threadId, key }) : undefined;
     return respondWithTurn(c, context, {
       threadId,
       principal,
       created: true,
-      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) =>
+        context.turns.send({
+          threadId,
+          text: body.value.text,
+          principal,
+          signal,
+          ...(requestId !== undefined ? { requestId } : {}),
+        }),
     });
   });
 

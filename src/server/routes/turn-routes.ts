@@ -4,6 +4,7 @@
  */
 import type { Hono } from 'hono';
 import { resumeBody, rollbackBody, sendTurnBody } from '../api-schemas.js';
+import { idempotencyKeyHeader, readIdempotencyKey, requestIdOfKey } from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { problem, problemResponse, toProblem } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
@@ -16,15 +17,26 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
     const invalid = checkThreadId(threadId);
     if (invalid) return invalid;
     const principal = c.get('principal');
+    const idempotency = readIdempotencyKey(c.req.header(idempotencyKeyHeader));
+    if (!idempotency.ok) return idempotency.response;
     const access = await checkThreadAccess(context, threadId, principal);
     if (access === 'foreign') return threadNotFound(threadId);
     const body = await readJsonBody(c.req.raw, sendTurnBody);
     if (!body.ok) return problemResponse(body.problem);
+    const { key } = idempotency;
+    const requestId = key !== undefined ? requestIdOfKey({ principal, threadId, key }) : undefined;
     return respondWithTurn(c, context, {
       threadId,
       principal,
       created: access === 'absent',
-      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) =>
+        context.turns.send({
+          threadId,
+          text: body.value.text,
+          principal,
+          signal,
+          ...(requestId !== undefined ? { requestId } : {}),
+        }),
     });
   });
 
