@@ -16,6 +16,7 @@ import {
   type ModelRecorder,
   noteRunning,
   recordModelCalls,
+  settleInterruptedAudit,
   startInflight,
 } from '../replay/index.js';
 import type { ExecutionConfig, ExecutionOptions } from '../spec/index.js';
@@ -92,6 +93,8 @@ export async function openTurn(
   );
   recent.splice(0, recent.length - (limits.recentMessages - 1));
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
+  // A replay first settles the audit rows the dead process left started.
+  if (interrupted) await settleInterruptedAudit({ store, clock, threadId: turn.threadId });
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
     ...(request.requestHash !== undefined ? { requestHash: request.requestHash } : {}),

@@ -22,4 +22,5 @@ export {
   recordModelCalls,
 } from './record-model-calls.js';
 export { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
+export { interruptedAuditSummary, settleInterruptedAudit } from './settle-interrupted-audit.js';
 export { type WarmUpAgent, type WarmUpAgentOptions, type WarmUpReport, warmUpProcess } from './warm-up.js';

@@ -176,7 +176,11 @@ export const auditRecordSchema = z
     callId: z.string(),
     toolName: z.string(),
     capability: z.string(),
-    status: z.string(),
+    status: z
+      .enum(['started', 'succeeded', 'failed', 'denied', 'suspended', 'replayed', 'interrupted'])
+      .describe(
+        'One row per call: succeeded/failed when the tool ran; replayed when the call was answered without running (journal, an earlier approval in the run, cache, a person); denied; suspended (waits for a person); started while it runs; interrupted when the process died during it (settled on replay).',
+      ),
     inputSummary: z.string(),
     outputSummary: z.string().optional(),
     durationMs: z.number().optional(),

@@ -90,6 +90,21 @@ function charges(name: string): { key: string; role: string }[] {
     .map((line) => JSON.parse(line));
 }
 
+/** The audit rows of the charge, oldest first, read from the file once the servers are gone. */
+function auditStatuses(name: string): string[] {
+  const path = join(dir, `${name}.db`);
+  const db = new Database(path, { readonly: true });
+  try {
+    return (
+      db.prepare("SELECT status FROM audit WHERE tool_name = 'charge_card' ORDER BY id").all() as {
+        status: string;
+      }[]
+    ).map((row) => row.status);
+  } finally {
+    db.close();
+  }
+}
+
 function chargeLeftUnknown(name: string): boolean {
   const path = join(dir, `${name}.db`);
   if (!existsSync(path)) return false;
@@ -185,6 +200,7 @@ describe('HTTP crash matrix: SIGKILL the server at every write, restart, retry w
     expect(writes).toBeGreaterThan(4);
 
     const asked: string[] = [];
+    const interrupted: string[] = [];
     for (let at = 1; at <= writes; at++) {
       for (const when of ['before', 'after'] as const) {
         const point = { at, when };
@@ -198,11 +214,21 @@ describe('HTTP crash matrix: SIGKILL the server at every write, restart, retry w
           questions: run.unknown ? ['outcome_unknown:charge_card'] : [],
         });
         expect({ point, status: run.final.status }).toEqual({ point, status: 'completed' });
+        // One succeeded row at most (the one charge); a row the dead process left started is settled.
+        const audit = auditStatuses(name);
+        expect({ point, started: audit.filter((a) => a === 'started') }).toEqual({ point, started: [] });
+        expect({ point, succeeded: audit.filter((a) => a === 'succeeded').length <= 1 }).toEqual({
+          point,
+          succeeded: true,
+        });
+        if (audit.includes('interrupted')) interrupted.push(name);
         if (run.unknown) asked.push(name);
       }
     }
     // The matrix reached the window between the charge and its saved result.
     expect(asked.length).toBeGreaterThan(0);
+    // …and the window between an audit row's start and its completion.
+    expect(interrupted.length).toBeGreaterThan(0);
   }, 300_000);
 
   it('charges twice when the client retries without a key (what the key prevents)', async () => {
