@@ -7,6 +7,7 @@ import {
   acceptedSchema,
   auditRecordSchema,
   observationSchema,
+  pendingQuestionSchema,
   problemSchema,
   resumeBody,
   rollbackBody,
@@ -16,6 +17,7 @@ import {
   threadSummarySchema,
   threadViewSchema,
   turnResultSchema,
+  turnSuspensionSchema,
 } from './api-schemas.js';
 
 type JsonObject = Record<string, unknown>;
@@ -63,6 +65,8 @@ function components(): JsonObject {
     ['TurnAccepted', acceptedSchema],
     ['ThreadSummary', threadSummarySchema],
     ['Suspension', suspensionSchema],
+    ['TurnSuspension', turnSuspensionSchema],
+    ['PendingQuestion', pendingQuestionSchema],
     ['Thread', threadViewSchema],
     ['AuditRecord', auditRecordSchema],
     ['Problem', problemSchema],
@@ -93,12 +97,15 @@ const idempotencyKey = {
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
 };
 
-const turnResponses = (created: boolean) => ({
-  [created ? '201' : '200']: {
-    description:
-      'The turn ran; with `Accept: text/event-stream` its events are streamed instead, ending with a `turn` event.',
-    content: { ...json(ref('TurnResult')), 'text/event-stream': { schema: { type: 'string' } } },
-  },
+const turnRan = (description: string) => ({
+  description: `${description}; with \`Accept: text/event-stream\` its events are streamed instead, ending with a \`turn\` event.`,
+  content: { ...json(ref('TurnResult')), 'text/event-stream': { schema: { type: 'string' } } },
+});
+
+/** `new`: the route starts a thread (201); `either`: 201 when the id was unused, else 200; `existing`: 200. */
+const turnResponses = (thread: 'new' | 'either' | 'existing') => ({
+  ...(thread !== 'existing' ? { '201': turnRan('The turn ran on a new thread (Location names it)') } : {}),
+  ...(thread !== 'new' ? { '200': turnRan('The turn ran') } : {}),
   '202': {
     description: 'With `Prefer: respond-async`: the turn runs; stream its events.',
     content: json(ref('TurnAccepted')),
@@ -139,7 +146,7 @@ export function createOpenApiDocument(
           summary: 'Start a thread with its first message',
           parameters: [idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
-          responses: turnResponses(true),
+          responses: turnResponses('new'),
         },
       },
       '/v1/threads/{threadId}': {
@@ -157,7 +164,7 @@ export function createOpenApiDocument(
           summary: 'Send a message (runs a turn); an unknown id starts a thread with that id',
           parameters: [threadId, idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
-          responses: turnResponses(false),
+          responses: turnResponses('either'),
         },
       },
       '/v1/threads/{threadId}/events': {
@@ -208,7 +215,7 @@ export function createOpenApiDocument(
             { name: 'suspensionId', in: 'path', required: true, schema: { type: 'string' } },
           ],
           requestBody: { required: true, content: json(schemaOf(resumeBody)) },
-          responses: { ...turnResponses(false), ...problems(501) },
+          responses: { ...turnResponses('existing'), ...problems(501) },
         },
       },
       '/v1/threads/{threadId}/rollback': {
