@@ -37,7 +37,7 @@ describe('Idempotency-Key', () => {
     const retry = await alice('/v1/threads/t-pay/messages', keyed('key-1', 'charge 30'));
     expect(retry.status).toBe(200);
     expect(await retry.json()).toMatchObject({
-      threadId: 't-pay',
+      threadId: firstBody.threadId,
       turnId: firstBody.turnId,
       status: 'completed',
       reply: firstBody.reply,
@@ -92,10 +92,13 @@ describe('Idempotency-Key', () => {
     const theirs = await (await bob('/v1/threads', keyed('shared-key', 'charge 5'))).json();
     expect(theirs.threadId).not.toBe(mine.threadId);
     expect(charges).toHaveLength(2);
-    // Bob cannot reach Alice's thread with her key either.
+    // Bob's message to the id of Alice's thread lands in his own thread, and runs there.
     const probe = await bob(`/v1/threads/${mine.threadId}/messages`, keyed('shared-key', 'charge 5'));
-    expect(probe.status).toBe(404);
-    expect(charges).toHaveLength(2);
+    expect(probe.status).toBe(201);
+    expect((await probe.json()).threadId).not.toBe(mine.threadId);
+    expect(charges).toHaveLength(3);
+    const alices = await (await alice(`/v1/threads/${mine.threadId}`)).json();
+    expect(alices.messages.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
   });
 
   it('refuses a malformed key with 400 before anything runs', async () => {

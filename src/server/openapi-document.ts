@@ -19,6 +19,7 @@ import {
   turnResultSchema,
   turnSuspensionSchema,
 } from './api-schemas.js';
+import { threadIdPattern } from './thread-access.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -85,7 +86,9 @@ const threadId = {
   name: 'threadId',
   in: 'path',
   required: true,
-  schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
+  description:
+    'A thread id: one the server gave, or one the client chose. A chosen id is the principal’s own: a thread another principal started under the same id is neither visible nor in the way, and the thread is stored (and answered) as `<id>~<namespace>`, which names it too.',
+  schema: { type: 'string', pattern: threadIdPattern.source },
 };
 
 const idempotencyKey = {

@@ -18,7 +18,7 @@ import { readResumeId } from '../internal/sse-observations.js';
 import { problem, problemResponse } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { checkThreadAccess, findOwnedThread, threadNotFound } from '../thread-access.js';
 
 const maxListLimit = 500;
 
@@ -65,11 +65,9 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
   });
 
   app.get('/v1/threads/:threadId', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    const access = await checkThreadAccess(context, threadId, c.get('principal'));
-    if (access !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const running = context.runner.isRunning(threadId);
     if (!(await context.agent.store.loadThread(threadId))) {
       // Started through this server and not saved yet.
@@ -102,11 +100,9 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
   });
 
   app.get('/v1/threads/:threadId/observations', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const afterId = readResumeId(undefined, c.req.query('after'));
     if (afterId === undefined)
       return problemResponse(problem(400, 'invalid_after', 'after must be an event id.'));

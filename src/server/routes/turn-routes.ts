@@ -9,18 +9,19 @@ import { readJsonBody } from '../internal/read-json-body.js';
 import { problem, problemResponse, toProblem } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { findOwnedThread, resolveThread, threadNotFound } from '../thread-access.js';
 
 export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.post('/v1/threads/:threadId/messages', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
+    const named = c.req.param('threadId');
     const principal = c.get('principal');
+    const resolved = await resolveThread(context, named, principal);
+    if (!resolved.ok) return resolved.response;
     const idempotency = readIdempotencyKey(c.req.header(idempotencyKeyHeader));
     if (!idempotency.ok) return idempotency.response;
-    const access = await checkThreadAccess(context, threadId, principal);
-    if (access === 'foreign') return threadNotFound(threadId);
+    // An unused id (or one another principal uses) starts a thread in this principal's namespace.
+    const { threadId, access } = resolved;
+    if (access === 'foreign') return threadNotFound(named);
     const body = await readJsonBody(c.req.raw, sendTurnBody);
     if (!body.ok) return problemResponse(body.problem);
     const { key } = idempotency;
@@ -41,12 +42,11 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
   });
 
   app.post('/v1/threads/:threadId/suspensions/:suspensionId', async (c) => {
-    const threadId = c.req.param('threadId');
     const suspensionId = c.req.param('suspensionId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
     const principal = c.get('principal');
-    if ((await checkThreadAccess(context, threadId, principal)) !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), principal);
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const resume = context.agent.resume;
     if (typeof resume !== 'function') return notImplemented('resume', 'Answering suspensions');
     const body = await readJsonBody(c.req.raw, resumeBody);
@@ -67,11 +67,10 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
   });
 
   app.post('/v1/threads/:threadId/rollback', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
     const principal = c.get('principal');
-    if ((await checkThreadAccess(context, threadId, principal)) !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), principal);
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const rollback = context.agent.rollback;
     if (typeof rollback !== 'function') return notImplemented('rollback', 'Rollback');
     const body = await readJsonBody(c.req.raw, rollbackBody);
@@ -92,11 +91,9 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
   });
 
   app.post('/v1/threads/:threadId/cancel', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     return c.json({ threadId, cancelled: context.runner.cancel(threadId) });
   });
 }
