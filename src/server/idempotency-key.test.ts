@@ -101,6 +101,22 @@ describe('Idempotency-Key', () => {
     expect(alices.messages.filter((m: { role: string }) => m.role === 'user')).toHaveLength(1);
   });
 
+  it('answers a retry of a request that waits for a person with the questions still open', async () => {
+    const { agent, charges } = createPaymentAgent({ approval: true });
+    const server = await startTestServer({ agent });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    await alice('/v1/threads/t-pay/messages', keyed('key-a', 'charge 30'));
+    const first = await (await alice('/v1/threads/t-pay/messages', keyed('key-b', 'yes'))).json();
+    expect(first.status).toBe('suspended');
+    const retry = await (await alice('/v1/threads/t-pay/messages', keyed('key-b', 'yes'))).json();
+    expect(retry).toMatchObject({ status: 'suspended', turnId: first.turnId });
+    expect(retry.suspensions.map((s: { id: string }) => s.id)).toEqual(
+      first.suspensions.map((s: { id: string }) => s.id),
+    );
+    expect(charges).toHaveLength(0);
+  });
+
   it('refuses a malformed key with 400 before anything runs', async () => {
     const { url, charges } = await start();
     const alice = api(url, 'alice');
