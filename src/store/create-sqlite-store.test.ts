@@ -301,6 +301,8 @@ setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`,
        const failures = [];
        for (const [index, path] of paths.entries()) {
          const at = ${startAt} + index * 60;
+         // Sleep to just before the moment, then wait it out exactly, so both processes start together.
+         await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now() - 3)));
          while (Date.now() < at) {}
          try {
            const opened = createSqliteStore({ path });
