@@ -5,6 +5,7 @@
  * and never throws for anything the model, a tool or the clock does. Pseudo-code in
  * docs/architecture/skill-loop.md.
  */
+import { describeThrown } from '../errors/index.js';
 import type { SkillOutcome } from '../spec/index.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { createSkillRun } from './create-skill-run.js';
@@ -49,7 +50,7 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
     outcome = gracefulFailure({
       state: run.state,
       category: 'server_error',
-      headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
+      headline: `The skill loop failed: ${run.batch.redact.text(describeThrown(error))}.`,
     });
   }
   return finishSkillRun(run, outcome);
@@ -90,7 +91,12 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
       const text = response.text.trim();
       if (text === '') return modelFailure(run, new Error('The model answered with nothing.'));
       run.messages.push(assistantMessage({ text, toolCalls: [] }));
-      const decision = await finishPhase(run, { outcome: 'success', data: { text }, scratchpadEntries: [] });
+      const decision = await finishPhase(run, {
+        outcome: 'success',
+        data: { text },
+        message: text,
+        scratchpadEntries: [],
+      });
       if (decision.accept) return decision.outcome;
       run.messages.push(loopNote(decision.kind, decision.feedback));
       continue;

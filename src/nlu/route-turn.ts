@@ -201,9 +201,16 @@ function pushRoute(
     );
   } catch (error) {
     if (!StackDepthError.isInstance(error)) throw error;
+    // A refusal, not a question: the turn fails with the typed error on record, whatever question stands.
     turn.failed = true;
+    observe(turn, 'error', {
+      phase: 'route',
+      ...error.toJSON(),
+      maxDepth: error.maxDepth,
+      flow: decision.flow,
+    });
     turn.replyParts.push({
-      text: `I cannot start "${definition.description}" now: ${error.message} Finish or cancel something first.`,
+      text: `I cannot start "${definition.description}" now: ${error.message} Finish or cancel something first, or raise \`limits.maxStackDepth\`.`,
     });
     return;
   }

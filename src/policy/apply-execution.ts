@@ -35,7 +35,7 @@ export type ExecutionEffect =
   /** The flow's result is not usable: it becomes Active again, without its result. */
   | { type: 'reopen' }
   /** The plan item ends, with the skill's data or why it failed. */
-  | { type: 'settle'; status: 'completed' | 'failed'; result: unknown }
+  | { type: 'settle'; status: 'completed' | 'failed'; result: unknown; message?: string }
   /** `recover()` decides what to do with a flow that could not finish. */
   | { type: 'recover'; reason: RecoveryReason }
   /** The run waits for people; its checkpoint is kept. */
@@ -139,7 +139,12 @@ function applyCompletedItem(
           status: 'failed',
           result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
         }
-      : { type: 'settle', status: 'completed', result: completed.outcome.data },
+      : {
+          type: 'settle',
+          status: 'completed',
+          result: completed.outcome.data,
+          ...(completed.outcome.message !== undefined ? { message: completed.outcome.message } : {}),
+        },
   );
 }
 
@@ -162,6 +167,18 @@ function applyCompletedFlow(
         { type: 'reopen' },
         { type: 'recover', reason: { kind: 'verify', problems: completed.verify.map((p) => p.message) } },
       );
+  }
+  // A success taken without the flow's required tools (every enforcement prompt spent) is not trusted:
+  // the flow goes to recovery as an output that is not well-formed does (seed 002 TAEF).
+  const validation = completed.validation;
+  if (validation && !validation.passed) {
+    const problem = `The skill ended without calling its required tools: ${validation.missing.join(', ')}.`;
+    observe(applied, 'error', { phase: 'enforcement', missing: validation.missing, message: problem });
+    return add(
+      applied,
+      { type: 'reopen' },
+      { type: 'recover', reason: { kind: 'verify', problems: [problem] } },
+    );
   }
   // A plan that goes on speaks through its synthesis; an Internal flow never speaks to the user.
   const silent = intent === 'internal' || (intent === 'plan' && applied.state.flags.keepGoing === true);

@@ -38,6 +38,8 @@ export async function runFlowSkill(
     written: [] as string[],
   };
   const tools = withComponentTools(check.tools);
+  // The flow's own required tools and the caller's (a plan item's) are enforced alike.
+  const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
   const system = composeSkillPrompt({
     persona: options.persona,
     ...(options.domain ? { domain: options.domain } : {}),
@@ -72,14 +74,13 @@ export async function runFlowSkill(
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.requiredTools && options.requiredTools.length > 0
-      ? { requiredTools: options.requiredTools }
-      : {}),
+    ...(requiredTools.length > 0 ? { requiredTools } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(definition.complexity === 'complex' && definition.successCriteria
       ? { reflection: { successCriteria: definition.successCriteria } }
       : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });

@@ -75,17 +75,56 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
       createdAt: options.now,
     });
   }
+  const runsLater = new Set(
+    suspensions.flatMap((s) => (s.callId !== undefined && callRunsLater.has(s.kind) ? [s.callId] : [])),
+  );
+  const saved = redactArgumentsExcept(messages, runsLater, options.redact);
   return {
     specVersion: 1,
     flowId,
     runTurnId: options.runTurnId,
     skill: outcome.kind,
     reason: outcome.reason,
-    messages: messages as unknown as JsonValue[],
+    messages: saved as unknown as JsonValue[],
     state: (options.checkpoint?.state ?? null) as unknown as JsonValue,
     suspensions,
     ...(options.answered && options.answered.length > 0 ? { answered: options.answered } : {}),
   };
+}
+
+/**
+ * The questions whose call may still run with the arguments the model wrote: an approval, an outcome a
+ * person settles (a re-run), a rollback question. Their arguments stay in the checkpoint as written; the
+ * arguments of every other call there — calls that already ran, a blocking tool's call, which never runs —
+ * are saved redacted (DESIGN.md invariant 8), like the history rows of the same calls.
+ */
+const callRunsLater = new Set(['approval', 'outcome_unknown', 'rollback']);
+
+function redactArgumentsExcept(
+  messages: readonly LanguageModelV3Message[],
+  keep: ReadonlySet<string>,
+  redact: { value(value: unknown): unknown },
+): LanguageModelV3Message[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant') return message;
+    if (!message.content.some((p) => p.type === 'tool-call' && !keep.has(p.toolCallId))) return message;
+    const content = message.content.map((part) =>
+      part.type === 'tool-call' && !keep.has(part.toolCallId)
+        ? { ...part, input: redactInput(part.input, redact) }
+        : part,
+    );
+    return { ...message, content };
+  });
+}
+
+/** Argument text is redacted as the data it encodes, so that a whole value under a secret-named key goes. */
+function redactInput(input: unknown, redact: { value(value: unknown): unknown }): unknown {
+  if (typeof input !== 'string') return redact.value(input);
+  try {
+    return JSON.stringify(redact.value(JSON.parse(input)));
+  } catch {
+    return redact.value(input);
+  }
 }
 
 /** The reply of a waiting run: each open question, one numbered line each when there are several. */

@@ -37,6 +37,7 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
           principal,
           signal,
           ...(requestId !== undefined ? { requestId } : {}),
+          ...liveDeltas(c.req.raw),
         }),
     });
   });
@@ -62,6 +63,7 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
           feedback: body.value.feedback,
           principal,
           signal,
+          ...liveDeltas(c.req.raw),
         }),
     });
   });
@@ -96,6 +98,11 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
     const { threadId } = owned;
     return c.json({ threadId, cancelled: context.runner.cancel(threadId) });
   });
+}
+
+/** A client that reads the turn as server-sent events gets the reply as it is written (its model calls stream). */
+function liveDeltas(request: Request): { stream?: true } {
+  return (request.headers.get('accept') ?? '').includes('text/event-stream') ? { stream: true } : {};
 }
 
 function notImplemented(capability: string, what: string): Response {

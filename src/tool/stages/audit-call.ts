@@ -1,3 +1,4 @@
+import { messageOfThrown } from '../../errors/index.js';
 import type { AuditRecord, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import type { ToolCallState } from '../tool-call-state.js';
@@ -31,7 +32,7 @@ export async function startAudit(state: ToolCallState): Promise<ToolCallResult |
     state.audit = { id, startedAt };
     return undefined;
   } catch (error) {
-    const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
+    const detail = batch.redact.text(messageOfThrown(error));
     return errorResult(
       state,
       'server_error',

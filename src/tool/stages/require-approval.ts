@@ -1,3 +1,4 @@
+import { messageOfThrown } from '../../errors/index.js';
 import type { ApprovalState, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
@@ -34,7 +35,7 @@ export async function requireApproval(state: ToolCallState): Promise<ToolCallRes
         reason,
       });
     } catch (error) {
-      const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+      const detail = state.batch.redact.text(messageOfThrown(error));
       return errorResult(
         state,
         'server_error',

@@ -3,12 +3,27 @@ import { compileSchema } from '../compile-schema.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { errorResult } from '../tool-results.js';
 
-/** Checks the parsed arguments against the tool's input schema and lists the problems (up to ten). */
+/**
+ * Checks the parsed arguments against the tool's input schema (Ajv), then with the tool's own parser when
+ * it has one (a Zod schema: refinements, transforms, defaults), and lists the problems (up to ten). The
+ * parser's output is what the tool receives.
+ */
 export async function validateInput(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const tool = state.tool;
   if (!tool) return undefined;
   const verdict = compileSchema(tool.inputSchema)(state.input);
-  if (verdict.valid) return undefined;
-  const problems = verdict.problems.slice(0, 10).join('; ');
-  return errorResult(state, 'validation_error', `Arguments do not match the input schema: ${problems}.`);
+  if (!verdict.valid) return refuse(state, verdict.problems);
+  if (!tool.parseInput) {
+    state.toolInput = state.input;
+    return undefined;
+  }
+  const parsed = await tool.parseInput(state.input);
+  if (!parsed.valid) return refuse(state, parsed.problems);
+  state.toolInput = parsed.value;
+  return undefined;
+}
+
+function refuse(state: ToolCallState, problems: readonly string[]): ToolCallResult {
+  const listed = state.batch.redact.text(problems.slice(0, 10).join('; '));
+  return errorResult(state, 'validation_error', `Arguments do not match the input schema: ${listed}.`);
 }
