@@ -16,6 +16,7 @@ import {
   type ModelRecorder,
   noteRunning,
   recordModelCalls,
+  settleInterruptedAudit,
   startInflight,
 } from '../replay/index.js';
 import type { ExecutionConfig, ExecutionOptions } from '../spec/index.js';
@@ -36,7 +37,11 @@ import type { SendOptions } from './agent-types.js';
 import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
 /** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
-export type LeasedSend = SendOptions & { lease: StopSource };
+export type LeasedSend = SendOptions & {
+  lease: StopSource;
+  /** The fingerprint of the message sent under `requestId`, kept to catch a reused id. */
+  requestHash?: string;
+};
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -92,8 +97,11 @@ export async function openTurn(
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
   // Untrusted content earlier turns brought in and this turn's context still holds taints it from the start.
   openThreadTaint(turn, recent);
+  // A replay first settles the audit rows the dead process left started.
+  if (interrupted) await settleInterruptedAudit({ store, clock, threadId: turn.threadId });
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
+    ...(request.requestHash !== undefined ? { requestHash: request.requestHash } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...('answer' in input ? { answers: input.suspensionId } : {}),
   });

@@ -4,8 +4,16 @@
  * completed runs twice) and closed by any other message first (DESIGN.md invariants 5 and 12).
  */
 import { ThreadNotFoundError } from '../errors/index.js';
+import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
 import { prepareInput } from '../nlu/index.js';
-import { closeInterruptedTurn, findRequest, interruptedTurnOf, repeatedResult } from '../replay/index.js';
+import {
+  assertSameRequest,
+  closeInterruptedTurn,
+  findRequest,
+  fingerprintRequest,
+  interruptedTurnOf,
+  repeatedResult,
+} from '../replay/index.js';
 import { type LoadedThread, loadOrCreateThread, type TurnResult } from '../turn/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
@@ -19,14 +27,25 @@ export async function sendMessage(config: AgentConfig, options: SendOptions): Pr
   // Someone else's thread is refused before its lease is touched, so a stranger cannot make the
   // owner's turn wait; the owner is checked again under the lease.
   if (options.principal !== undefined) await loadOwnedThread(config, threadId, options.principal);
+  // The same id with another message is a reused id, refused rather than answered with another turn.
+  const requestHash = requestId !== undefined ? fingerprintRequest(text) : undefined;
   return config.holdLease(threadId, async (lease) => {
-    const leased = { ...options, lease };
+    const leased = { ...options, lease, ...(requestHash !== undefined ? { requestHash } : {}) };
     let loaded = await loadOwnedThread(config, threadId, options.principal);
     const answered = requestId !== undefined ? findRequest(loaded.snapshot, requestId) : undefined;
-    if (answered) return repeatedResult(threadId, answered, loaded.snapshot);
+    if (answered) {
+      assertSameRequest(answered, requestHash);
+      // The questions the thread still waits for come with it: a client that lost the first answer
+      // (a crash, a dropped connection) learns from its retry what to answer.
+      const repeated = repeatedResult(threadId, answered, loaded.snapshot);
+      const waiting = openSuspensions(loaded.snapshot);
+      return waiting.length > 0 ? { ...repeated, suspensions: waiting.map(describeSuspension) } : repeated;
+    }
     const interrupted = interruptedTurnOf(loaded.snapshot);
-    if (interrupted && requestId !== undefined && interrupted.requestId === requestId)
+    if (interrupted && requestId !== undefined && interrupted.requestId === requestId) {
+      assertSameRequest(interrupted, requestHash);
       return runTurn(config, leased, loaded, { interrupted });
+    }
     if (interrupted)
       loaded = await closeInterruptedTurn({ store: config.store, clock: config.clock, loaded, interrupted });
     return runTurn(config, leased, loaded, { text: config.redact.text(text) });

@@ -44,7 +44,7 @@ export async function startAudit(state: ToolCallState): Promise<ToolCallResult |
 
 /**
  * Completes the call's audit row: status (a call that never ran because something stopped it is
- * `denied`, one waiting for a person `suspended`), redacted output summary with the simulation, duration.
+ * `denied`, one waiting for a person `suspended`, one answered without running `replayed`), redacted output summary with the simulation, duration.
  */
 export async function completeAudit(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
   const { audit, batch } = state;
@@ -66,7 +66,8 @@ export async function completeAudit(state: ToolCallState, result: ToolCallResult
 }
 
 function auditStatus(state: ToolCallState, result: ToolCallResult): AuditRecord['status'] {
-  if (result.status === 'success') return 'succeeded';
+  // A success the tool did not produce here (journal, approval, cache, a person) is no second execution.
+  if (result.status === 'success') return state.executed ? 'succeeded' : 'replayed';
   if (result.status === 'suspended') return 'suspended';
   return state.toolContent ? 'failed' : 'denied';
 }
