@@ -4,7 +4,7 @@ import type { ToolCallState } from '../tool-call-state.js';
 import { errorResult } from '../tool-results.js';
 
 /** Checks the parsed arguments against the tool's input schema and lists the problems (up to ten). */
-export async function validateInput(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function validateInput(state: ToolCallState): ToolCallResult | undefined {
   const tool = state.tool;
   if (!tool) return undefined;
   const verdict = compileSchema(tool.inputSchema)(state.input);
