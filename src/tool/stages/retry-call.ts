@@ -12,7 +12,11 @@ import type { Execute, StageAnswer } from '../tool-stage.js';
  * non-idempotent call is never run again. The same idempotency key is used for every attempt.
  * Cancelling the batch ends the wait.
  */
-export function retryCall(state: ToolCallState, first: ToolCallResult, execute: Execute): StageAnswer<ToolCallResult> {
+export function retryCall(
+  state: ToolCallState,
+  first: ToolCallResult,
+  execute: Execute,
+): StageAnswer<ToolCallResult> {
   const tool = state.tool;
   if (!state.executed || !tool || first.status !== 'error' || !mayRetry(tool, first.error)) return first;
   return retryWhileAllowed(state, tool, first, execute);
