@@ -43,6 +43,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     },
     abort: undefined,
     stepBatch: undefined,
+    watch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -52,6 +52,7 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
       headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
     });
   }
+  run.watch?.close();
   return finishSkillRun(run, outcome);
 }
 

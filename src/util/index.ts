@@ -5,6 +5,7 @@ export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,
   runWithinDeadline,
+  startTimer,
   type WorkAbort,
 } from './run-within-deadline.js';
 export { canonicalJson, stableHash } from './stable-hash.js';

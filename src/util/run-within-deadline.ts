@@ -127,7 +127,7 @@ function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => voi
 const timerCancelled = new Error('The race was decided before the timer fired.');
 
 /** A cancellable timer on the clock: its own `setTimer` when it has one, else `sleep` with a signal. */
-function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
+export function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
   if (clock.setTimer) return clock.setTimer(ms, callback);
   const sleeping = new AbortController();
   clock.sleep(ms, sleeping.signal).then(
