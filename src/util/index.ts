@@ -5,8 +5,9 @@ export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,
   runWithinDeadline,
-  startTimer,
   type WorkAbort,
 } from './run-within-deadline.js';
+export { onAbort } from './shared-waits/on-abort.js';
+export { startTimer } from './shared-waits/start-timer.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
 export { createStopController, type StopController, type StopSource } from './stop-source.js';

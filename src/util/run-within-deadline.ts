@@ -11,6 +11,8 @@
  * one aborts (nodejs/node#55351), and the caller's signal here is long-lived.
  */
 import type { Clock } from './clock.js';
+import { onAbort } from './shared-waits/on-abort.js';
+import { startTimer } from './shared-waits/start-timer.js';
 import type { StopSource } from './stop-source.js';
 
 export type DeadlineOutcome<T> =
@@ -124,29 +126,16 @@ function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => voi
   return () => cancelTimer?.();
 }
 
-const timerCancelled = new Error('The race was decided before the timer fired.');
-
-/** A cancellable timer on the clock: its own `setTimer` when it has one, else `sleep` with a signal. */
-export function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
-  if (clock.setTimer) return clock.setTimer(ms, callback);
-  const sleeping = new AbortController();
-  clock.sleep(ms, sleeping.signal).then(
-    () => (sleeping.signal.aborted ? undefined : callback()),
-    () => undefined,
-  );
-  return () => sleeping.abort(timerCancelled);
-}
-
 /** Calls `onStop` when the caller stops. Returns the function that takes its listeners back. */
 function watchStop(
   signal: AbortSignal | undefined,
   stop: StopSource | undefined,
   onStop: () => void,
 ): () => void {
-  signal?.addEventListener('abort', onStop, { once: true });
+  const unwatchSignal = signal ? onAbort(signal, onStop) : undefined;
   const unwatch = stop?.onStop(onStop);
   return () => {
-    signal?.removeEventListener('abort', onStop);
+    unwatchSignal?.();
     unwatch?.();
   };
 }
