@@ -29,6 +29,7 @@ export type {
   ThreadView,
   TurnResult,
   TurnStatus,
+  TurnStreamPart,
   WarmUpReport,
 } from './agent/index.js';
 // The one table of defaults: every bound of a turn, a skill run, a plan (DESIGN.md §5).

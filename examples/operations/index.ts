@@ -93,6 +93,7 @@ export async function createOperationsExample(
       'show config/service.yaml',
       'set log_level to debug in config/service.yaml',
       'yes',
+      'yes',
       'show config/service.yaml',
       'tell the team about logs/incident.log',
     ],

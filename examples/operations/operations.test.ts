@@ -35,6 +35,14 @@ describe('the operations example on the official MCP filesystem server (stdio)',
     const config = join(example.workspace, 'config/service.yaml');
     expect(readFileSync(config, 'utf8')).toBe(workspaceFiles['config/service.yaml']);
 
+    // The yes covered the values shown; the edit carries text the user has not seen, so it is shown
+    // as a call of its own (ADR 0056) and runs only on a second yes.
+    const edit = await send('yes');
+    expect(edit.status).toBe('suspended');
+    expect(edit.reply).toContain(
+      'Allow the call to fs_edit_file (path: "config/service.yaml", edits: [{"oldText":"log_level: info","newText":"log_level: debug"}])',
+    );
+    expect(readFileSync(config, 'utf8')).toBe(workspaceFiles['config/service.yaml']);
     const done = await send('yes');
     expect(done.reply).toBe('Set log_level to debug in config/service.yaml.');
     expect(readFileSync(config, 'utf8')).toBe(

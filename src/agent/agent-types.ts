@@ -14,6 +14,7 @@ import type { ExecutionOptions, FlowSpec, Intent, RollbackReport, StateStore } f
 import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
 import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
+import type { TurnStreamPart } from './turn-stream-part.js';
 
 export type { ExecutionOptions } from '../spec/index.js';
 export type {
@@ -24,6 +25,7 @@ export type {
   TurnResult,
   TurnStatus,
 } from '../turn/index.js';
+export type { TurnStreamPart } from './turn-stream-part.js';
 
 export interface AgentOptions {
   model: LanguageModelV3;
@@ -41,7 +43,10 @@ export interface AgentOptions {
   intents?: readonly Intent[];
   /** Default user preferences; what a thread learns overrides them. */
   preferences?: Readonly<Record<string, unknown>>;
-  /** Use the model's streaming interface (`doStream`) instead of `doGenerate`. */
+  /**
+   * Use the model's streaming interface (`doStream`) instead of `doGenerate`; the reply and thinking then
+   * reach the thread's live progress subscribers as they are written (`text-delta`, `thoughts-delta`).
+   */
   stream?: boolean;
   clock?: Clock;
   ids?: IdGenerator;
@@ -113,6 +118,8 @@ export interface ResumeOptions {
   /** Who answers; must own the thread. */
   principal?: string;
   signal?: AbortSignal;
+  /** Stream the model calls of the turn that carries on, as `SendOptions.stream`. */
+  stream?: boolean;
 }
 
 export interface SendOptions {
@@ -120,6 +127,12 @@ export interface SendOptions {
   text: string;
   principal?: string;
   signal?: AbortSignal;
+  /**
+   * Stream this turn's model calls even when the agent's do not (`AgentOptions.stream`): the reply and
+   * thinking reach the thread's live subscribers (`subscribe` with `progress`, the server's event
+   * streams) as `text-delta` and `thoughts-delta` progress while they are written.
+   */
+  stream?: boolean;
   /**
    * An id of this request, stable across redeliveries (a queue's job id, an HTTP idempotency key): a
    * request that already ran returns its answer again without running; one whose process died mid-turn
@@ -135,6 +148,19 @@ export interface SendOptions {
 export interface Agent {
   /** Runs one turn on a thread; an unknown thread id starts a new thread. */
   send(options: SendOptions): Promise<TurnResult>;
+  /**
+   * Runs one turn as `send` does, yielding it as it happens: reply and thinking deltas (redacted, live
+   * only), tool calls starting and ending, flow and plan changes, the questions it leaves, and last the
+   * `finish` part with the `TurnResult`. Its model calls stream even when the agent's do not. Leaving
+   * the loop early (or `signal`) stops the turn as a user's stop does; the loop ends once it has settled.
+   *
+   * @example
+   * for await (const part of agent.stream({ threadId: 't1', text: 'Weather in Oslo?' })) {
+   *   if (part.type === 'text-delta') process.stdout.write(part.delta);
+   *   if (part.type === 'finish') console.log('\n', part.result.status);
+   * }
+   */
+  stream(options: SendOptions): AsyncIterable<TurnStreamPart>;
   /**
    * Answers one question of a waiting run: an approval (approve, edit the arguments, reject with a
    * reason), a blocking tool's feedback, an unknown outcome. Throws `SuspensionError` (unknown id,

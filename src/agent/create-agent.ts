@@ -11,6 +11,7 @@ import type { Agent, AgentOptions } from './agent-types.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
 import { resumeThread } from './resume-thread.js';
 import { sendMessage } from './send-message.js';
+import { streamTurn } from './stream-turn.js';
 import { readThreadView, rollbackThread } from './thread-views.js';
 
 /**
@@ -25,6 +26,7 @@ export function createAgent(options: AgentOptions): Agent {
   const { store, files, clock, bus } = config;
   return {
     send: (sendOptions) => sendMessage(config, sendOptions),
+    stream: (sendOptions) => streamTurn(config, sendOptions),
     resume: (resumeOptions) => resumeThread(config, resumeOptions),
     readThread: (threadId) => readThreadView(config, threadId),
     rollback: (rollbackOptions) => rollbackThread(config, rollbackOptions),

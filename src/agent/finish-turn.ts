@@ -13,7 +13,9 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
   const { turn, inflight, config } = open;
   const { threadId } = turn;
   const pending = turn.snapshot.pending;
-  const reply = composeReply(turn.replyParts, pending?.question);
+  const composed = composeReply(turn.replyParts, pending?.question);
+  // Redacted as its streamed deltas were, so that what a live reader saw is what the thread keeps.
+  const reply = { ...composed, text: config.redact.text(composed.text) };
   record(turn, 'message', { role: 'assistant', text: reply.text });
   turn.snapshot.turnCount += 1;
   const status = statusOf(turn);
@@ -50,6 +52,8 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
 }
 
 function statusOf(turn: TurnState): TurnStatus {
+  // A turn that failed says so even when an earlier question still stands: the failure is the news.
+  if (turn.failed) return 'failed';
   if (turn.snapshot.pending) return 'needs-input';
   if (turn.suspended) return 'suspended';
   return turn.failed ? 'failed' : 'completed';

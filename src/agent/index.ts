@@ -12,7 +12,9 @@ export type {
   ThreadView,
   TurnResult,
   TurnStatus,
+  TurnStreamPart,
   WarmUpReport,
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
 export { defaultAgentLimits, defaultBounds } from './default-limits.js';
+export { closingParts, toTurnStreamPart } from './turn-stream-part.js';

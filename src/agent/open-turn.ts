@@ -32,6 +32,7 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
 /** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
 export type LeasedSend = SendOptions & { lease: StopSource };
@@ -150,6 +151,11 @@ function runFlowsOptions(
 ): RunFlowsOptions {
   const { options, limits, redact } = config;
   const { signal } = request;
+  const stream = options.stream === true || request.stream === true;
+  // The reply goes out live when the caller reads the turn live, or someone follows the thread's progress
+  // as it starts. A call whose text went out live is not asked again when it fails mid-stream, so a turn
+  // nobody watches keeps its retries (docs/decisions/0060).
+  const live = request.stream === true || (stream && config.bus.wantsProgress(turn.threadId));
   return {
     turn,
     flows: config.flows,
@@ -179,9 +185,22 @@ function runFlowsOptions(
     ids: config.ids,
     ...(options.preferences ? { preferences: options.preferences } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
-    ...(options.stream === true ? { stream: true } : {}),
+    ...(stream ? { stream: true } : {}),
+    ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
   };
+}
+
+/** Where a streaming turn's reply goes as it is written: the agent's bus, as live progress. */
+function liveTextRelay(config: AgentConfig, turn: TurnState): LiveTextRelay {
+  const { bus, clock, options } = config;
+  return createLiveTextRelay({
+    threadId: turn.threadId,
+    turnId: turn.turnId,
+    clock,
+    publish: (observations) => bus.publish(observations),
+    ...(options.redact ? { redact: options.redact.text } : {}),
+  });
 }
 
 /**

@@ -25,6 +25,7 @@ export async function resumeThread(config: AgentConfig, options: ResumeOptions):
       text: '',
       lease,
       ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.stream ? { stream: true } : {}),
       ...(principal !== undefined ? { principal } : {}),
     };
     // An answer whose turn died on the way is carried on; any other interrupted turn is closed first.

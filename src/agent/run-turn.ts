@@ -59,6 +59,10 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     // Background flows never outlive the turn, even when a model error ends it early.
     await open.loop.background.settle();
   }
+  if (step.effect.bound === 'maxFlowsPerTurn')
+    open.turn.replyParts.push({
+      text: `I stopped after ${open.config.limits.maxFlowsPerTurn} flow runs in this turn (\`limits.maxFlowsPerTurn\`); send another message to go on.`,
+    });
   if (step.effect.closeDialogue) {
     enterFlows(open);
     closeDialogue(open.turn);

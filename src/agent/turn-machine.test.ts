@@ -49,6 +49,7 @@ describe('the turn machine', () => {
       ({ progress, effect } = stepTurn(progress, view([flow('a')]), { type: 'ran', stop: false }));
     }
     expect(runs).toEqual(['run-flow', 'run-flow']);
+    expect(effect).toEqual({ type: 'finish', closeDialogue: true, bound: 'maxFlowsPerTurn' });
   });
 
   it('never runs a Pending flow on top, and abandons a turn that kept dying', () => {

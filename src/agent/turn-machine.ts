@@ -18,8 +18,11 @@ export type TurnEffect =
   | { type: 'run-plan'; flow: FlowInstance }
   /** A turn whose process died too often: it is stopped, and what it may have done is said. */
   | { type: 'abandon' }
-  /** The reply is composed and the turn saved for the last time. */
-  | { type: 'finish'; closeDialogue: boolean };
+  /**
+   * The reply is composed and the turn saved for the last time; `bound` names the turn's bound when the
+   * turn ends on it with a flow still ready to run (the reply says which option raises it).
+   */
+  | { type: 'finish'; closeDialogue: boolean; bound?: 'maxFlowsPerTurn' };
 
 /** What the shell reports back when an effect is done. */
 export type TurnEvent =
@@ -84,8 +87,9 @@ export function stepTurn(progress: TurnProgress, view: TurnView, event: TurnEven
 /** Runs the active flow while there is one that can run, within the turn's bound. */
 function nextRun(progress: TurnProgress, view: TurnView): TurnStep {
   const flow = activeFlow(view.stack);
-  if (progress.flowRuns >= progress.maxFlowsPerTurn || !flow || view.pending || view.suspended)
-    return finish(progress, true);
+  if (!flow || view.pending || view.suspended) return finish(progress, true);
+  if (progress.flowRuns >= progress.maxFlowsPerTurn)
+    return { progress, effect: { type: 'finish', closeDialogue: true, bound: 'maxFlowsPerTurn' } };
   return { progress, effect: { type: view.isPlanned(flow) ? 'run-plan' : 'run-flow', flow } };
 }
 

@@ -16,7 +16,9 @@ export const usage = `Usage: flowstack <command> [options]
   chat [example]                talk to an example in the terminal (--thread <id> continues one)
   run [example] "<message>"     send one message and print the reply (--thread <id>, --json)
   threads                       list threads, newest first (--principal <p>, --limit <n>, --json)
-  show <thread>                 a thread: messages, flow stack, question or approval waiting (--events, --json)
+  show <thread>                 a thread: messages, flow stack, question or approval waiting (--events, --json);
+                                  --frame <tableId> [--page <n>] prints a page of a display frame's rows
+                                  (page 1 is the frame's own)
   approve <thread>              answer the question a thread waits for: approve, --reject "<reason>",
                                   --args '<json>' (edited arguments), or --answer '<json or text>' for other
                                   questions (an unknown outcome: happened, not-happened or skip; a failed
@@ -54,6 +56,8 @@ export function parseCliArgs(argv: string[]) {
       answer: { type: 'string' },
       limit: { type: 'string' },
       events: { type: 'boolean' },
+      frame: { type: 'string' },
+      page: { type: 'string' },
       concurrency: { type: 'string' },
     },
   });

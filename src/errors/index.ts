@@ -1,5 +1,6 @@
 export { CodeGuardrailError, type CodeGuardrailProblem } from './code-guardrail-error.js';
 export { ConfigurationError } from './configuration-error.js';
+export { describeThrown, messageOfThrown, readThrownField } from './describe-thrown.js';
 export { FileSnapshotError, type FileSnapshotErrorReason } from './file-snapshot-error.js';
 export { FlowstackError } from './flowstack-error.js';
 export { InputError, type InputErrorReason } from './input-error.js';

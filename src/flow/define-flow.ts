@@ -126,6 +126,8 @@ export function validateFlowSpec(spec: FlowSpec): string[] {
       `a '${spec.intent}' flow needs 1-3 tools (only plan, converse and internal flows may have none)`,
     );
   if (new Set(spec.tools).size !== spec.tools.length) problems.push('a tool is named twice');
+  for (const tool of spec.requiredTools ?? [])
+    if (!spec.tools.includes(tool)) problems.push(`required tool '${tool}' is not one of the flow's tools`);
   if (spec.dependsOn && spec.intent !== 'internal') problems.push('only internal flows have dependsOn');
   if (spec.complexity !== undefined && spec.complexity !== 'simple' && spec.complexity !== 'complex')
     problems.push(`complexity must be simple or complex, not '${String(spec.complexity)}'`);

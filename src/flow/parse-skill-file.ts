@@ -14,6 +14,7 @@
  *   flowstack-fallback: other_flow      # optional
  *   flowstack-gather-context: peek_rows # optional
  *   flowstack-depends-on: a b           # optional, internal flows only
+ *   flowstack-required-tools: run_query # optional: tools the skill must call before it succeeds
  * ```
  * A `## Success criteria` section of the body becomes the flow's success criteria.
  */
@@ -155,6 +156,8 @@ export function skillToFlowSpec(
       .split(/\s+/)
       .filter((s) => s !== '')
       .map(flowName);
+  if (meta['flowstack-required-tools'])
+    spec.requiredTools = meta['flowstack-required-tools'].split(/\s+/).filter((s) => s !== '');
   const rest = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('flowstack-')));
   if (Object.keys(rest).length > 0) spec.metadata = rest;
   return { ok: true, spec };

@@ -5,6 +5,7 @@
  * is never replaced.
  */
 import { SuspensionError } from '../errors/index.js';
+import { redactValue } from '../redact/index.js';
 import type { SuspensionRecord } from '../spec/index.js';
 import { checkFeedback } from './check-feedback.js';
 
@@ -35,7 +36,9 @@ export function answerSuspension(
   return {
     ...record,
     status: 'answered',
-    answer: checked.value,
+    // A blocking tool's answer is its result, which the model reads redacted anyway: it is saved redacted
+    // (DESIGN.md invariant 8). Other answers (approval decisions, edited arguments) are kept as given.
+    answer: record.kind === 'feedback' ? redactValue(checked.value) : checked.value,
     answeredAt: options.now,
     ...(options.principal !== undefined ? { answeredBy: options.principal } : {}),
   };

@@ -14,6 +14,8 @@ export interface CreateSuspensionOptions {
   ttlMs?: number;
   /** The call's arguments, redacted. */
   input?: unknown;
+  /** The tool's argument names in its input schema's order: the order the approval prompt shows them in. */
+  argumentOrder?: readonly string[];
 }
 
 export function createSuspension(
@@ -31,7 +33,7 @@ export function createSuspension(
     toolName: result.toolName,
     idempotencyKey: result.idempotencyKey,
     argsHash: result.argsHash,
-    prompt: promptOf(kind, result, options.input),
+    prompt: promptOf(kind, result, options),
     feedback: feedbackOf(kind, result.feedback),
     createdAt: options.now,
   };
@@ -56,22 +58,39 @@ function feedbackOf(kind: SuspensionKind, own: FeedbackSchema | undefined): Feed
 function promptOf(
   kind: SuspensionKind,
   result: { toolName: string; reason: string },
-  input: unknown,
+  options: CreateSuspensionOptions,
 ): string {
   if (kind === 'approval')
-    return `Allow the call to ${result.toolName}${describeArguments(input)}? ${result.reason}`;
+    return `Allow the call to ${result.toolName}${describeArguments(options.input, options.argumentOrder)}? ${result.reason}`;
   if (kind === 'outcome_unknown')
-    return `The call to ${result.toolName} started before an interruption and left no result. Did it take effect?`;
+    return `The call to ${result.toolName} started before an interruption and left no result. Did it take effect? Say "it happened", "it did not happen" (it runs again) or "skip".`;
   return result.reason;
 }
 
-/** The (redacted) arguments in a line a person can read before deciding: ` (flight_id: "TP1351", …)`. */
-function describeArguments(input: unknown): string {
+/**
+ * The (redacted) arguments in a line a person can read before deciding: ` (to: "ana", amount: 10, memo:
+ * "Rent for…the flat")`. Every argument is shown — in the order of the tool's input schema, so the model
+ * cannot push `amount` or `to` out of sight behind a long `memo` — and only long values are shortened, in
+ * the middle, keeping how they begin and end.
+ */
+export function describeArguments(input: unknown, order: readonly string[] = []): string {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
-  const parts = Object.entries(input).map(([name, value]) => `${name}: ${JSON.stringify(value) ?? 'null'}`);
-  if (parts.length === 0) return '';
-  const text = parts.join(', ');
-  return ` (${text.length > maxArgumentsChars ? `${text.slice(0, maxArgumentsChars)}…` : text})`;
+  const values = input as Record<string, unknown>;
+  const names = Object.keys(values);
+  const ordered = [
+    ...order.filter((name) => Object.hasOwn(values, name)),
+    ...names.filter((n) => !order.includes(n)),
+  ];
+  if (ordered.length === 0) return '';
+  const parts = ordered.map((name) => `${name}: ${abbreviate(JSON.stringify(values[name]) ?? 'null')}`);
+  return ` (${parts.join(', ')})`;
 }
 
-const maxArgumentsChars = 200;
+/** A value longer than this is shown by its beginning and its end. */
+const maxValueChars = 80;
+
+function abbreviate(text: string): string {
+  if (text.length <= maxValueChars) return text;
+  const half = Math.floor((maxValueChars - 1) / 2);
+  return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
+}

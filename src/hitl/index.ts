@@ -1,4 +1,4 @@
-export { answerFromText } from './answer-from-text.js';
+export { answerFromText, answerOfReading, readTextAnswer, type TextAnswer } from './answer-from-text.js';
 export { answerSuspension, expireSuspensions } from './answer-suspension.js';
 export { checkFeedback, type FeedbackCheck } from './check-feedback.js';
 export { type CreateSuspensionOptions, createSuspension } from './create-suspension.js';
@@ -19,4 +19,5 @@ export {
   settledSuspensionsKept,
   writeSuspendedRun,
 } from './hitl-state.js';
+export { type AnswerTarget, readYesNo, type YesNoReading } from './read-yes-no.js';
 export { suspendedRunSchema, suspensionRecordSchema } from './suspended-run-schema.js';

@@ -41,6 +41,8 @@ export function gracefulFailure(options: {
   state: Pick<SkillLoopState, 'completed' | 'failures'>;
   category: Extract<SkillOutcome, { outcome: 'failure' }>['errorCategory'];
   headline: string;
+  /** What the user can change so that it does not happen again (the option that raises a bound). */
+  hint?: string;
 }): Extract<SkillOutcome, { outcome: 'failure' }> {
   const { completed, failures } = options.state;
   const doneCounts = countBy(completed.map((c) => c.toolName));
@@ -69,7 +71,7 @@ export function gracefulFailure(options: {
   return {
     outcome: 'failure',
     errorCategory: options.category,
-    message: `${options.headline} Done: ${done}. Not done: ${notDone}.`,
+    message: `${options.headline} Done: ${done}. Not done: ${notDone}.${options.hint ? ` ${options.hint}` : ''}`,
     partialData: {
       completed: completed.map((c) => ({ toolName: c.toolName, output: c.output })),
       failed: failures.map((f) => ({ toolName: f.toolName, category: f.category, message: f.message })),

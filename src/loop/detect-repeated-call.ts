@@ -3,11 +3,13 @@
  * give a different answer. Calls are compared by tool name and canonical arguments, so key order and
  * whitespace do not hide a repeat. The counts live in the loop state.
  */
-import { canonicalJson } from '../util/index.js';
+import { canonicalJson, stableHash } from '../util/index.js';
 
 /**
- * A call's identity: tool name plus canonical JSON arguments (raw text when they do not parse).
- * `parsed`, when given, is `input` already parsed, and is not parsed again.
+ * A call's identity: tool name plus a hash of the canonical JSON arguments (raw text when they do not
+ * parse). `parsed`, when given, is `input` already parsed, and is not parsed again. The counts are saved
+ * with a suspended run, so the arguments (which may hold secrets, DESIGN.md invariant 8) are kept only as
+ * a hash.
  */
 export function callSignature(toolName: string, input: string, parsed?: unknown): string {
   const text = input.trim();
@@ -21,7 +23,7 @@ export function callSignature(toolName: string, input: string, parsed?: unknown)
       args = text;
     }
   }
-  return `${toolName}\u0000${args}`;
+  return `${toolName}\u0000${stableHash(args)}`;
 }
 
 /**

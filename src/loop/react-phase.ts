@@ -14,6 +14,7 @@ import { describeUnparseable } from './describe-unparseable.js';
 import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { offeredModelTools } from './offered-model-tools.js';
+import { repairTranscript } from './repair-transcript.js';
 import { loopNote } from './skill-messages.js';
 
 /** `act`: tools offered; `reflect`: a level-1 reflection turn with every tool withheld. */
@@ -41,6 +42,7 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
   const retries: ReactRetries = { transient: 0, truncated: 0, unparseable: 0 };
   let hint: string | undefined;
   run.state.iterations += 1;
+  await repairTranscript(run);
   for (;;) {
     const within = await invokeStepModel(run, { mode, tools, hint });
     if (within.status === 'stopped') return { kind: 'stopped', reason: within.reason };

@@ -210,7 +210,8 @@ describe('runSkillLoop paths', () => {
     expect(first.result.outcome).toEqual({
       outcome: 'suspended',
       kind: 'confirm-continue',
-      reason: 'This task has taken 3 model calls so far. Should I go on?',
+      reason:
+        'This task has taken 3 model calls so far. Should I go on? (I ask every 3 model calls; `execution.confirmEveryTurns` changes that, 0 never asks.)',
       turns: 3,
     });
     expect(ran.get_rate).toHaveLength(3);

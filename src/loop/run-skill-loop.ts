@@ -5,6 +5,7 @@
  * and never throws for anything the model, a tool or the clock does. Pseudo-code in
  * docs/architecture/skill-loop.md.
  */
+import { describeThrown } from '../errors/index.js';
 import type { SkillOutcome } from '../spec/index.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { createSkillRun } from './create-skill-run.js';
@@ -49,7 +50,7 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
     outcome = gracefulFailure({
       state: run.state,
       category: 'server_error',
-      headline: `The skill loop failed: ${run.batch.redact.text(String(error))}.`,
+      headline: `The skill loop failed: ${run.batch.redact.text(describeThrown(error))}.`,
     });
   }
   run.watch?.close();

@@ -33,6 +33,15 @@ export type SkillLoopEvent = Linked &
     | { type: 'tool-withdrawn'; toolName: string; failures: number }
     | { type: 'repeated-call'; callId: string; toolName: string; count: number }
     | { type: 'enforcement'; missing: string[]; retry: number; passed: boolean }
+    | {
+        type: 'transcript-repaired';
+        /** Orphaned calls answered with the result their journal row holds. */
+        recorded: string[];
+        /** Orphaned calls answered with an error saying they were interrupted. */
+        interrupted: string[];
+        /** Results dropped because no call made them. */
+        dropped: string[];
+      }
     | { type: 'reflection-pass'; verdict: 'pass' | 'revise' | 'skipped'; issues: string[] }
     | { type: 'terminated'; reason: TerminationReason }
   );

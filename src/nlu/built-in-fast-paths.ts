@@ -3,14 +3,16 @@
  * model call — a greeting, thanks, a request for help, stop or cancel, yes or no to a pending
  * confirmation, and "repeat that".
  */
-import { parseYesNo } from '../policy/index.js';
+import { readConfirmation } from '../policy/index.js';
 
 export type BuiltInFastPath = 'greeting' | 'thanks' | 'help' | 'cancel' | 'confirm' | 'repeat';
 
 export type BuiltInDecision =
   | { builtIn: 'greeting' | 'thanks' | 'help' | 'repeat' }
   | { builtIn: 'cancel' }
-  | { builtIn: 'confirm'; answer: 'yes' | 'no' };
+  | { builtIn: 'confirm'; answer: 'yes' }
+  /** A no to the confirmation, with the reason the person gave ("no, too expensive"). */
+  | { builtIn: 'confirm'; answer: 'no'; reason?: string };
 
 const patterns: Array<[Exclude<BuiltInFastPath, 'confirm'>, RegExp]> = [
   ['cancel', /^(?:stop|cancel|cancel (?:that|it|this)|never ?mind|forget (?:it|that)|abort|quit)[.! ]*$/i],
@@ -36,8 +38,8 @@ export function matchBuiltInFastPath(
 ): BuiltInDecision | undefined {
   const trimmed = text.trim();
   if (options.confirming) {
-    const answer = parseYesNo(trimmed);
-    if (answer) return { builtIn: 'confirm', answer };
+    const answer = readConfirmation(trimmed);
+    if (answer) return { builtIn: 'confirm', ...answer };
   }
   for (const [builtIn, pattern] of patterns) if (pattern.test(trimmed)) return { builtIn };
   return undefined;

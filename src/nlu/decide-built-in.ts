@@ -32,10 +32,11 @@ export function decideBuiltIn(options: {
           clearPending: true,
           transition: { type: 'confirm', flowId: flow.id, hash: stableHash(flow.slots) },
         };
+      const because = decision.reason ? ` (${decision.reason})` : '';
       return {
         clearPending: true,
         transition: { type: 'invalidate', flowId: flow.id },
-        reply: `All right, I will not ${describeFlow(flows, flow.name)}.`,
+        reply: `All right, I will not ${describeFlow(flows, flow.name)}${because}.`,
       };
     }
     case 'cancel': {

@@ -35,11 +35,12 @@ export function decidePendingAnswer(options: {
   const { pending, text, flow, spec, confirmedByModel } = options;
   const resolution = resolveAmbiguity({ pending, text, spec, flow });
   const short = text.trim().split(/\s+/).length <= shortAnswerWords;
-  const slot = spec.slots.find((s) => s.name === pending.slot);
-  const constrained =
-    slot !== undefined &&
-    (constrainedTypes.has(slot.type) || (slot.type === 'entity' && slot.entities !== undefined));
-  if (resolution.kind === 'fill' && (short || constrained || confirmedByModel))
+  // An elective question is asked by its first slot, but the answer may fill another slot of the group:
+  // only the slot actually filled tells whether a parser vouched for the answer.
+  if (
+    resolution.kind === 'fill' &&
+    (short || confirmedByModel || fillsOnlyConstrainedSlots(spec, resolution.slots))
+  )
     return { kind: 'fill', slots: resolution.slots };
   const label = pending.slot ? options.labels?.[pending.slot] : undefined;
   if (confirmedByModel && pending.slot && label !== undefined) {
@@ -50,4 +51,14 @@ export function decidePendingAnswer(options: {
   if (resolution.kind === 'invalid' && short && !confirmedByModel)
     return { kind: 'invalid', question: resolution.question };
   return { kind: 'none' };
+}
+
+function fillsOnlyConstrainedSlots(spec: FlowDefinition, values: Record<string, unknown>): boolean {
+  return Object.keys(values).every((name) => {
+    const slot = spec.slots.find((s) => s.name === name);
+    return (
+      slot !== undefined &&
+      (constrainedTypes.has(slot.type) || (slot.type === 'entity' && slot.entities !== undefined))
+    );
+  });
 }

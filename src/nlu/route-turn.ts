@@ -144,7 +144,16 @@ function applyBuiltIn(
   pending: PendingQuestion | undefined,
 ): void {
   const { turn } = options;
-  observe(turn, 'intent', { source: 'fast-path', builtIn: decision.builtIn, strategy: 'script' });
+  observe(turn, 'intent', {
+    source: 'fast-path',
+    builtIn: decision.builtIn,
+    strategy: 'script',
+    // A yes or no to a confirmation is recorded with the reason a refusal gave.
+    ...(decision.builtIn === 'confirm' ? { answer: decision.answer } : {}),
+    ...(decision.builtIn === 'confirm' && decision.answer === 'no' && decision.reason
+      ? { reason: decision.reason }
+      : {}),
+  });
   const outcome = decideBuiltIn({
     decision,
     stack: turn.snapshot.stack,
@@ -192,9 +201,16 @@ function pushRoute(
     );
   } catch (error) {
     if (!StackDepthError.isInstance(error)) throw error;
+    // A refusal, not a question: the turn fails with the typed error on record, whatever question stands.
     turn.failed = true;
+    observe(turn, 'error', {
+      phase: 'route',
+      ...error.toJSON(),
+      maxDepth: error.maxDepth,
+      flow: decision.flow,
+    });
     turn.replyParts.push({
-      text: `I cannot start "${definition.description}" now: ${error.message} Finish or cancel something first.`,
+      text: `I cannot start "${definition.description}" now: ${error.message} Finish or cancel something first, or raise \`limits.maxStackDepth\`.`,
     });
     return;
   }

@@ -10,6 +10,7 @@
  * Longer than 400 lines: the open spans of one turn (turn, flows, plan items, model and tool calls) are
  * one piece of state that every reporting function here reads and changes; split, each file would need it all.
  */
+
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
 import {
   type Attributes,
@@ -22,6 +23,7 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
+import { describeThrown, messageOfThrown, readThrownField } from '../errors/index.js';
 import type { Observation, ObservationType } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
@@ -262,8 +264,10 @@ class TurnTelemetryRecorder implements TurnTelemetry {
   }
 
   private fail(span: Span, error: unknown): void {
-    const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
-    span.setAttribute(genAi.errorType, error instanceof Error ? error.name : 'error');
+    // A tool may throw anything, even a value that throws when read; the span must still end.
+    const message = this.options.redact.text(describeThrown(error));
+    const name = readThrownField(error, 'name');
+    span.setAttribute(genAi.errorType, typeof name === 'string' && name !== '' ? name : 'error');
     span.addEvent('exception', { 'exception.message': message });
     span.setStatus({ code: SpanStatusCode.ERROR, message });
   }
@@ -365,7 +369,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
         this.openCalls?.delete(record);
         this.fail(span, error);
         span.end();
-        const message = this.options.redact.text(error instanceof Error ? error.message : String(error));
+        const message = this.options.redact.text(messageOfThrown(error));
         if (this.wanted()) this.progress('model-stream-error', { ...base, message }, parent);
       },
     };
@@ -398,7 +402,9 @@ class TurnTelemetryRecorder implements TurnTelemetry {
       parent,
     );
     const started = clock.now();
-    this.progress('tool-call', { callId, toolName: tool.name }, parent);
+    // The arguments (redacted) let a live view show the call as it starts; built only when someone listens.
+    if (this.wanted())
+      this.progress('tool-call', { callId, toolName: tool.name, input: redact.value(input) }, parent);
     const finish = (status: 'success' | 'error') => {
       span.setAttribute(fs.toolStatus, status);
       span.end();

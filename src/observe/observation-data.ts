@@ -79,6 +79,12 @@ export interface ObservationDataMap {
     finishReason: string;
   };
   'model-stream-error': Open & { phase: string; flow?: string; message: string };
+  /** A piece of the reply as it streams (live only); `textId` names the model answer it belongs to. */
+  'text-delta': Open & { textId: string; delta: string };
+  /** A piece of the model's thinking as it streams (live only). */
+  'thoughts-delta': Open & { textId: string; delta: string };
+  /** The streamed answer `textId` was abandoned (its call is retried): a UI drops what it showed of it. */
+  'text-discard': Open & { textId: string };
   error: Open & { phase: string; message?: string; problems?: string[]; category?: string };
 }
 

@@ -9,6 +9,7 @@
  * - `confirmation`: the flow's tools need approval; the user says yes or no.
  */
 import { checkSlotValue } from '../flow/index.js';
+import { readYesNo } from '../hitl/index.js';
 import type { FlowInstance, FlowSpec, PendingQuestion, SlotSpec } from '../spec/index.js';
 
 export type AmbiguityDeclaration =
@@ -69,7 +70,7 @@ export function declareAmbiguity(declaration: AmbiguityDeclaration): PendingQues
 export type AmbiguityResolution =
   | { kind: 'fill'; slots: Record<string, unknown> }
   | { kind: 'confirmed' }
-  | { kind: 'declined' }
+  | { kind: 'declined'; reason?: string }
   | { kind: 'clarified'; text: string }
   | { kind: 'invalid'; question: PendingQuestion }
   | { kind: 'unanswered' };
@@ -87,12 +88,11 @@ export function resolveAmbiguity(options: {
   const { pending, text, spec, flow } = options;
   if (pending.kind === 'clarification') return { kind: 'clarified', text };
   if (pending.kind === 'confirmation') {
-    const answer = parseYesNo(text);
-    return answer === 'yes'
-      ? { kind: 'confirmed' }
-      : answer === 'no'
-        ? { kind: 'declined' }
-        : { kind: 'unanswered' };
+    const read = readConfirmation(text);
+    if (read?.answer === 'yes') return { kind: 'confirmed' };
+    if (read?.answer === 'no')
+      return read.reason ? { kind: 'declined', reason: read.reason } : { kind: 'declined' };
+    return { kind: 'unanswered' };
   }
   const slot = spec?.slots.find((s) => s.name === pending.slot);
   if (!spec || !slot || !flow) return { kind: 'unanswered' };
@@ -117,16 +117,22 @@ export function resolveAmbiguity(options: {
   };
 }
 
-const yes =
-  /^(?:y|yes|yeah|yep|sure|ok(?:ay)?|confirm(?:ed)?|go ahead|do it|please do|approved?|proceed)\b(?:,? please)?[.! ]*$/i;
-const no = /^(?:n|no|nope|nah|don'?t|do not|stop|cancel|abort|reject(?:ed)?|deny|denied)\b[.! ]*$/i;
-
 /** A clear yes or no, or `undefined` when the text is neither. */
 export function parseYesNo(text: string): 'yes' | 'no' | undefined {
-  const trimmed = text.trim();
-  if (yes.test(trimmed)) return 'yes';
-  if (no.test(trimmed)) return 'no';
-  return undefined;
+  return readConfirmation(text)?.answer;
+}
+
+/**
+ * The answer to a confirmation: a clear yes, or a no with the reason the person gave ("no, too
+ * expensive"). A question, a "but" or anything else is no answer (`readYesNo`), so it confirms nothing.
+ */
+export function readConfirmation(
+  text: string,
+): { answer: 'yes' } | { answer: 'no'; reason?: string } | undefined {
+  const reading = readYesNo(text);
+  if (reading === undefined || reading.answer === 'unclear' || reading.target !== undefined) return undefined;
+  if (reading.answer === 'yes') return { answer: 'yes' };
+  return reading.reason ? { answer: 'no', reason: reading.reason } : { answer: 'no' };
 }
 
 function constrained(slot: SlotSpec): number {

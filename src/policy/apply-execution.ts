@@ -163,6 +163,18 @@ function applyCompletedFlow(
         { type: 'recover', reason: { kind: 'verify', problems: completed.verify.map((p) => p.message) } },
       );
   }
+  // A success taken without the flow's required tools (every enforcement prompt spent) is not trusted:
+  // the flow goes to recovery as an output that is not well-formed does (seed 002 TAEF).
+  const validation = completed.validation;
+  if (validation && !validation.passed) {
+    const problem = `The skill ended without calling its required tools: ${validation.missing.join(', ')}.`;
+    observe(applied, 'error', { phase: 'enforcement', missing: validation.missing, message: problem });
+    return add(
+      applied,
+      { type: 'reopen' },
+      { type: 'recover', reason: { kind: 'verify', problems: [problem] } },
+    );
+  }
   // A plan that goes on speaks through its synthesis; an Internal flow never speaks to the user.
   const silent = intent === 'internal' || (intent === 'plan' && applied.state.flags.keepGoing === true);
   return add(applied, reply(completed, silent), { type: 'schedule', requests: completed.schedule });

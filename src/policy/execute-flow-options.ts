@@ -39,6 +39,8 @@ export interface ExecuteFlowOptions {
   /** Continues a suspended run from its checkpoint. */
   resume?: RunSkillLoopOptions['resume'];
   stream?: boolean;
+  /** The skill run's live events as they happen, streamed deltas included (`RunSkillLoopOptions.onEvent`). */
+  onEvent?: RunSkillLoopOptions['onEvent'];
   signal?: AbortSignal;
   /** Ends the skill run as the user's stop does, when the caller asks (the agent: its thread lease was lost). */
   stop?: StopSource;

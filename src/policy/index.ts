@@ -3,6 +3,7 @@ export {
   type AmbiguityResolution,
   declareAmbiguity,
   parseYesNo,
+  readConfirmation,
   resolveAmbiguity,
 } from './ambiguity-handler.js';
 export {

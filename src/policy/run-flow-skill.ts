@@ -1,7 +1,8 @@
 /**
  * PEX phase 3 of `executeFlow`: the skill run of a reviewed flow. The skill gets the flow's own tools
  * with the component tools, a system prompt composed for the flow, and a workspace the component tools
- * read and write; the user's confirmation becomes one approval per tool that needs it.
+ * read and write; the user's confirmation becomes one approval per tool that needs it, for a call with
+ * the slot values the user confirmed.
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { runSkillLoop, type SkillLoopResult } from '../loop/index.js';
@@ -37,6 +38,8 @@ export async function runFlowSkill(
     written: [] as string[],
   };
   const tools = withComponentTools(check.tools);
+  // The flow's own required tools and the caller's (a plan item's) are enforced alike.
+  const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
   const system = composeSkillPrompt({
     persona: options.persona,
     ...(options.domain ? { domain: options.domain } : {}),
@@ -45,8 +48,12 @@ export async function runFlowSkill(
     preferences: options.preferences,
     ...(options.guidance ? { guidance: options.guidance } : {}),
   });
-  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…).
+  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…), with
+  // the slot values the confirmation showed as its arguments.
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
+  const shown = Object.fromEntries(
+    definition.slots.filter((s) => flow.slots[s.name] !== undefined).map((s) => [s.name, flow.slots[s.name]]),
+  );
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
@@ -58,6 +65,7 @@ export async function runFlowSkill(
             runScope: workspace,
             approvals: approveConfirmedCalls({
               toolNames: approvals,
+              shown,
               ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
             }),
           }
@@ -66,14 +74,13 @@ export async function runFlowSkill(
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
     ...(options.limits ? { limits: options.limits } : {}),
-    ...(options.requiredTools && options.requiredTools.length > 0
-      ? { requiredTools: options.requiredTools }
-      : {}),
+    ...(requiredTools.length > 0 ? { requiredTools } : {}),
     ...(options.resume ? { resume: options.resume } : {}),
     ...(definition.complexity === 'complex' && definition.successCriteria
       ? { reflection: { successCriteria: definition.successCriteria } }
       : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
   });

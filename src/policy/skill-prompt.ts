@@ -27,6 +27,9 @@ export function composeSkillPrompt(options: {
     `Instructions:\n${instructions}`,
     ...(slotLines.length > 0 ? [`Slot values:\n${slotLines.join('\n')}`] : []),
     ...(spec.successCriteria ? [`Success criteria:\n${spec.successCriteria}`] : []),
+    ...(spec.requiredTools && spec.requiredTools.length > 0
+      ? [`Before you finish with success you must call: ${spec.requiredTools.join(', ')}.`]
+      : []),
     'Besides the flow tools you may read the conversation (context_coordinator), read and write session notes and ' +
       'read preferences (memory_manager), and read the slots of this and earlier flows (flow_stack).',
     'When you are done, call finish_skill with outcome "success" and the result in data (rows in data.rows), ' +

@@ -25,6 +25,9 @@ const sensitiveKeySuffixes: readonly (readonly [string, SecretKind])[] = [
   ['authorization', 'authorization'],
   ['privatekey', 'private-key'],
   ['cookie', 'cookie'],
+  ['passwords', 'password'],
+  ['accountkey', 'azure-key'],
+  ['sharedaccesskey', 'azure-key'],
 ];
 
 interface Context {
@@ -78,6 +81,7 @@ function redactNode(value: unknown, depth: number, context: Context): unknown {
 
 function redactObject(value: object, depth: number, context: Context): unknown {
   if (Array.isArray(value)) return value.map((item) => redactNode(item, depth + 1, context));
+  if (ArrayBuffer.isView(value)) return redactSecrets(bytesAsText(value), context.options);
   if (value instanceof Error || Object.prototype.toString.call(value) === '[object Error]') {
     const error = value as Error;
     return {
@@ -116,13 +120,63 @@ function redactEntries(entries: readonly [string, unknown][], depth: number, con
   return Object.fromEntries(output);
 }
 
+/**
+ * The value of a secret-named key: a string or number becomes the marker, and so does every string and
+ * number in a list there (`passwords: ['a', 'b']`) or in an object under a password key
+ * (`password: { current, previous }`); the shape, `null`s and booleans stay. An object under another
+ * secret-named key is read as usual (`token: { token_type, expires_in }` describes a token).
+ */
 function redactSensitive(item: unknown, kind: SecretKind, depth: number, context: Context): unknown {
   if (typeof item === 'number' || typeof item === 'bigint') return formatRedactionMarker(kind);
+  if (Array.isArray(item) || ArrayBuffer.isView(item) || (kind === 'password' && isObject(item)))
+    return redactNestedSensitive(item as object, kind, depth, context);
   if (typeof item !== 'string') return redactNode(item, depth + 1, context);
   if (item.length === 0 || isRedactionMarker(item)) return item;
   const redacted = redactSecrets(item, context.options);
   // Keep a more specific kind when the whole value was one recognised secret.
   return isRedactionMarker(redacted) ? redacted : formatRedactionMarker(kind);
+}
+
+function redactNestedSensitive(item: object, kind: SecretKind, depth: number, context: Context): unknown {
+  if (ArrayBuffer.isView(item)) return formatRedactionMarker(kind);
+  if (context.ancestors.includes(item)) return '[Circular]';
+  if (depth + 1 >= context.maxDepth) return '[MaxDepth]';
+  context.ancestors.push(item);
+  try {
+    // Read as redactObject reads it (errors, maps, sets, toJSON), then every leaf becomes the marker.
+    const plain = redactObject(item, depth, context);
+    return markLeaves(plain, kind);
+  } catch {
+    return '[Unserializable]';
+  } finally {
+    context.ancestors.pop();
+  }
+}
+
+function isObject(value: unknown): value is object {
+  return typeof value === 'object' && value !== null;
+}
+
+function markLeaves(value: unknown, kind: SecretKind): unknown {
+  if (typeof value === 'string') return value.length === 0 ? value : formatRedactionMarker(kind);
+  if (typeof value === 'number' || typeof value === 'bigint') return formatRedactionMarker(kind);
+  if (Array.isArray(value)) return value.map((item) => markLeaves(item, kind));
+  if (typeof value === 'object' && value !== null)
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, markLeaves(item, kind)]));
+  return value;
+}
+
+/**
+ * Bytes (a `Buffer`, a `Uint8Array` …) as the text they hold, so that a secret in them is found; bytes
+ * that are not UTF-8 text say only how many they were.
+ */
+function bytesAsText(view: ArrayBufferView): string {
+  const bytes = new Uint8Array(view.buffer, view.byteOffset, view.byteLength);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return `[binary: ${bytes.byteLength} bytes]`;
+  }
 }
 
 /** Which sensitive suffix a key ends with, by key: object keys repeat, the lookup need not. */

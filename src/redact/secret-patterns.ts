@@ -2,6 +2,13 @@ import { flagRule, keyValueRule, tokenRule, wholeLine } from './internal/rule-bu
 import type { Continuation, SecretRule } from './internal/secret-rule.js';
 
 // Quantifiers are bounded everywhere; a rule's remainder is consumed by its continuation instead.
+/** A token whose prefix never occurs inside a word may start right after one (`mytokenghp_…`). */
+const glued = { boundary: false } as const;
+const twilioTriggers = ['sk', 'ac'].flatMap((prefix) =>
+  [...'0123456789abcdef'].map((digit) => prefix + digit),
+);
+/** The longest password in a URL that is recognised (longer ones are not). */
+const maxUrlPassword = 1024;
 const dottedRun: Continuation = { type: 'run', pattern: /[A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*/y, hold: 1 };
 const base64Run: Continuation = { type: 'run', pattern: /[A-Za-z0-9+/=_-]*/y, hold: 0 };
 const token68Run: Continuation = { type: 'run', pattern: /[A-Za-z0-9._~+/=-]*/y, hold: 0 };
@@ -24,8 +31,9 @@ const awsSecretRun: Continuation = { type: 'run', pattern: /[A-Za-z0-9/+]*/y, ho
  * `internal/scan-secrets.ts` is the only code that runs them.
  *
  * Decisions, each pinned by a test:
- * - A token never starts inside a word (`task-manager-…`, base64 blobs), and one that runs on past
- *   its usual length is redacted whole. Provider prefixes alone (`sk-`, `ghp_`) are not secrets.
+ * - A token never starts inside a word (`task-manager-…`, base64 blobs), unless its prefix never
+ *   occurs in one (`ghp_`, `glpat-`, `xoxb-` …: `glued`); one that runs on past its usual length is
+ *   redacted whole. Provider prefixes alone (`sk-`, `ghp_`) are not secrets.
  * - Stripe publishable keys (`pk_live_…`), public keys and certificates are not secrets.
  * - A key-value pair counts when the key ends with the keyword: `token_count=5`, `max_tokens: 100`
  *   and `tokens_used` are not secrets; `access_token=…`, `DB_PASSWORD=…` are. Empty values, `null` /
@@ -33,16 +41,19 @@ const awsSecretRun: Continuation = { type: 'run', pattern: /[A-Za-z0-9/+]*/y, ho
  * - `password=` followed by a space is an empty value; `password = x` (INI) and `password: x`
  *   (YAML, headers; to the end of the line) are not. `PWD=/path` is a directory.
  * - AWS secret access keys have no prefix, so only a 40-character value of a key such as
- *   `aws_secret_access_key` or `SecretAccessKey` is labelled `aws-secret-key`.
+ *   `aws_secret_access_key` or `SecretAccessKey`, or one right after its access key id, is labelled
+ *   `aws-secret-key`.
+ * - A key named in a sentence ("The secret: santa") is prose, not a setting (`isProse`, ADR 0055).
  * - A private-key block is redacted whole when its END line comes within 8 KB; otherwise from the
  *   BEGIN line through the characters that can be key material, up to an END line.
  */
 export const SECRET_PATTERNS: readonly SecretRule[] = [
-  tokenRule('anthropic-key', ['sk-ant-'], 'sk-ant-[A-Za-z0-9_-]{24}'),
+  tokenRule('anthropic-key', ['sk-ant-'], 'sk-ant-[A-Za-z0-9_-]{24}', glued),
   tokenRule(
     'openai-key',
     ['sk-proj-', 'sk-svcacct-', 'sk-admin-'],
     'sk-(?:proj|svcacct|admin)-[A-Za-z0-9_-]{20}',
+    glued,
   ),
   // Classic keys: 20+ letters and digits, with at least one of each (prose words have no digits).
   tokenRule('openai-key', ['sk-'], 'sk-(?=[A-Za-z]{0,19}[0-9])(?=[0-9]{0,19}[A-Za-z])[A-Za-z0-9]{20}'),
@@ -55,6 +66,7 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
     '[rs]k_(?:live|test)_[A-Za-z0-9]{16}',
   ),
   tokenRule('stripe-webhook-secret', ['whsec_'], 'whsec_[A-Za-z0-9+/]{24}', {
+    ...glued,
     stop: /[^A-Za-z0-9+/=_-]/g,
     continueWith: () => base64Run,
   }),
@@ -63,19 +75,36 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
     stop: /[^A-Za-z0-9_.-]/g,
     continueWith: () => dottedRun,
   }),
-  tokenRule('google-client-secret', ['GOCSPX-'], 'GOCSPX-[A-Za-z0-9_-]{20}'),
+  tokenRule('google-client-secret', ['GOCSPX-'], 'GOCSPX-[A-Za-z0-9_-]{20}', glued),
+  // An access key id directly followed by its secret (a credentials CSV row, a pasted pair): the secret
+  // has no prefix of its own, so the pair is redacted as one.
+  {
+    kind: 'aws-secret-key',
+    triggers: ['akia', 'asia'],
+    head: /(?:AKIA|ASIA)[A-Z0-9]{16}(?:[ \t]{1,4}|[ \t]{0,2}[,;|:=][ \t]{0,2}|["'][ \t]{0,2}[,;:][ \t]{0,2}["'])[A-Za-z0-9/+]{40}(?![A-Za-z0-9/+=])/y,
+    window: 80,
+    boundary: true,
+  },
   tokenRule('aws-access-key-id', ['AKIA', 'ASIA'], '(?:AKIA|ASIA)[A-Z0-9]{16}'),
-  tokenRule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 'gh[pousr]_[A-Za-z0-9]{30}'),
-  tokenRule('github-token', ['github_pat_'], 'github_pat_[A-Za-z0-9_]{30}'),
-  tokenRule('gitlab-token', ['glpat-'], 'glpat-[A-Za-z0-9_-]{20}'),
+  tokenRule('github-token', ['ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_'], 'gh[pousr]_[A-Za-z0-9]{30}', glued),
+  tokenRule('github-token', ['github_pat_'], 'github_pat_[A-Za-z0-9_]{30}', glued),
+  tokenRule('gitlab-token', ['glpat-'], 'glpat-[A-Za-z0-9_-]{20}', glued),
   tokenRule('npm-token', ['npm_'], 'npm_[A-Za-z0-9]{36}'),
   tokenRule('huggingface-token', ['hf_'], 'hf_(?=[a-z0-9]{0,29}[A-Z])(?=[A-Z0-9]{0,29}[a-z])[A-Za-z0-9]{30}'),
   tokenRule(
     'slack-token',
     ['xoxa-', 'xoxb-', 'xoxe-', 'xoxp-', 'xoxr-', 'xoxs-'],
     'xox[abeprs]-(?=[A-Za-z-]{0,15}[0-9])[0-9A-Za-z-]{16}',
+    glued,
   ),
-  tokenRule('slack-token', ['xapp-'], 'xapp-[0-9]{1,3}-[A-Za-z0-9-]{12}'),
+  tokenRule('slack-token', ['xapp-'], 'xapp-[0-9]{1,3}-[A-Za-z0-9-]{12}', glued),
+  // `SG.<22>.<43>`: the dots are part of the key.
+  tokenRule('sendgrid-key', ['SG.'], String.raw`SG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}`, {
+    stop: /[^A-Za-z0-9_.-]/g,
+  }),
+  // Twilio API key (`SK…`) and account (`AC…`) ids: two capitals and 32 lower-case hex digits. The
+  // triggers name the first hex digit too, so that every "ac" of ordinary words is not a candidate.
+  tokenRule('twilio-key', twilioTriggers, '(?:SK|AC)[0-9a-f]{32}'),
   // Keep the host and say what it was; the path is the secret.
   tokenRule(
     'slack-webhook',
@@ -112,13 +141,21 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
     window: 96,
     continueWith: () => pemRemainder,
   },
-  // `scheme://user:password@host`: the scheme, user and host stay.
+  // `scheme://user:password@host`: the scheme, user and host stay. A password may hold `/`, `#`, `?`
+  // (unencoded, as people write them) and `@` (when another `@` follows before the host's `/`); a port
+  // followed by a path (`host:8443/@scope/pkg`) is not a password. A password never spans another `://`,
+  // so a candidate reads at most up to the next one, and the password is captured in a lookahead, never
+  // backtracked into: linear time however often the text repeats the pattern.
   {
     kind: 'url-password',
     triggers: ['://'],
-    head: /(?<keep>:\/\/[^\s/?#@:"'<>`]{0,256}:)(?!\[REDACTED:)[^\s/?#"'<>`]{1,256}(?=@)/y,
-    window: 520,
-    stop: /[\s/?#"'<>`]/g,
+    head: new RegExp(
+      String.raw`(?<keep>:\/\/[^\s/?#@:"'<>\x60]{0,256}:)(?!\[REDACTED:)(?!\d{1,5}(?:[/?#]|$))` +
+        String.raw`(?=(?<password>(?:[^\s@:"'<>\x60]|:(?!\/\/)|@(?=[^\s/@"'<>\x60]{0,256}@)){1,${maxUrlPassword}}))\k<password>(?=@)`,
+      'y',
+    ),
+    window: maxUrlPassword + 300,
+    stop: /[\s"'<>`]/g,
     stopTail: 1,
   },
   keyValueRule({
@@ -143,11 +180,12 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
     unquoted: wholeLine,
     stopTail: 40,
   }),
-  // A bare `Bearer <token>`: the token must look like one (16+ characters, a digit among them).
+  // A bare `Bearer <token>`: the token must look like one — 16+ characters with a digit among them, or
+  // 20+ with a lower-case letter followed by a capital (words of prose have neither).
   {
     kind: 'bearer-token',
     triggers: ['bearer'],
-    head: /(?<keep>bearer[ \t]{1,8})(?!\[REDACTED:)(?=[A-Za-z0-9._~+/-]{0,63}[0-9])(?=[A-Za-z0-9._~+/=-]{16})/iy,
+    head: /(?<keep>[Bb][Ee][Aa][Rr][Ee][Rr][ \t]{1,8})(?!\[REDACTED:)(?:(?=[A-Za-z0-9._~+/-]{0,63}[0-9])(?=[A-Za-z0-9._~+/=-]{16})|(?=[A-Za-z0-9._~+/-]{0,62}[a-z][A-Z])(?=[A-Za-z0-9._~+/=-]{20}))/y,
     window: 96,
     stop: /[^ \t]/g,
     stopTail: 80,
@@ -169,7 +207,9 @@ export const SECRET_PATTERNS: readonly SecretRule[] = [
     delegate: false,
     stopTail: 56,
   }),
-  keyValueRule({ kind: 'password', keywords: ['password', 'passwd', 'passphrase'] }),
+  // Azure storage account keys and Service Bus / Event Hubs shared access keys (connection strings).
+  keyValueRule({ kind: 'azure-key', keywords: ['accountkey', 'sharedaccesskey'] }),
+  keyValueRule({ kind: 'password', keywords: ['password', 'passwords', 'passwd', 'passphrase'] }),
   // `PWD=/home/me` in an environment dump is a directory, not a password.
   keyValueRule({ kind: 'password', keywords: ['pwd'], valueCheck: '(?![/~])' }),
   keyValueRule({

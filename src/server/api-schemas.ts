@@ -8,6 +8,27 @@ export const sendTurnBody = z
   .object({ text: z.string().describe('The user message. Empty or too long messages are refused with 400.') })
   .strict();
 
+/** One UI message as the AI SDK's `useChat` sends it; only text parts and answered tool approvals are read. */
+const uiMessage = z
+  .object({
+    id: z.string().optional(),
+    role: z.enum(['system', 'user', 'assistant']),
+    parts: z.array(z.looseObject({ type: z.string() })),
+  })
+  .loose();
+
+export const chatBody = z
+  .looseObject({
+    id: z.string().describe('The chat id, which is the thread id.'),
+    messages: z
+      .array(uiMessage)
+      .min(1)
+      .describe(
+        'The chat so far. The last message is read: a user message’s text parts are the next message; an assistant message’s tool parts in state approval-responded answer the approvals it asked for.',
+      ),
+  })
+  .describe('The body `useChat` (AI SDK 5 and 6) sends through its default transport.');
+
 export const approvalFeedback = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('approve') }).strict(),
   z.object({ decision: z.literal('reject'), reason: z.string().min(1).max(2_000) }).strict(),

@@ -14,7 +14,9 @@ import { createOpenApiDocument } from './openapi-document.js';
 import { problem, problemResponse, toProblem } from './problem-details.js';
 import { mountA2A } from './routes/a2a-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
+import { registerChatRoutes } from './routes/chat-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
+import { registerFrameRoutes } from './routes/frame-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
 import { registerTurnRoutes } from './routes/turn-routes.js';
 import { mountUi } from './routes/ui-routes.js';
@@ -93,20 +95,23 @@ export function createServer(options: ServerOptions): FlowstackServer {
     c.set('principal', principal);
     await next();
   });
-  app.use(
-    '/v1/*',
-    bodyLimit({
-      maxSize: context.maxBodyBytes,
-      onError: () =>
-        problemResponse(
-          problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
-        ),
-    }),
-  );
+  // Every route that takes a body reads at most `maxBodyBytes` of it, counted as it streams in: a larger
+  // declared length is refused before reading, a chunked body as soon as it passes the limit.
+  const limitBody = bodyLimit({
+    maxSize: context.maxBodyBytes,
+    onError: () =>
+      problemResponse(
+        problem(413, 'body_too_large', `The body is larger than ${context.maxBodyBytes} bytes.`),
+      ),
+  });
+  // Every route, `/a2a` and routes added later included; on `/v1` it runs after the bearer check above.
+  app.use('*', limitBody);
   registerThreadRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
+  registerFrameRoutes(app, context);
   registerAuditRoutes(app, context);
+  registerChatRoutes(app, context);
   if (options.a2a) mountA2A(app, context, { ...options.a2a, authenticate });
   if (options.ui !== false) mountUi(app);
 

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import {
   acceptedSchema,
   auditRecordSchema,
+  chatBody,
   observationSchema,
   problemSchema,
   resumeBody,
@@ -153,7 +154,7 @@ export function createOpenApiDocument(
         get: {
           summary: 'Stream the thread’s events (server-sent events)',
           description:
-            'Stored observations after `Last-Event-ID` (or `after`) are replayed, then live ones follow, each exactly once (`event: observation`, `id` = store id). Live progress comes as `event: progress` without an id and is not replayed.',
+            'Stored observations after `Last-Event-ID` (or `after`) are replayed, then live ones follow, each exactly once (`event: observation`, `id` = store id). Live progress comes as `event: progress` without an id and is not replayed; it includes the reply as it is written (`text-delta`, `thoughts-delta`, `text-discard`, redacted) when the turn streams — the agent streams, or the turn was started with `Accept: text/event-stream` or on `/v1/chat`.',
           parameters: [
             threadId,
             { name: 'Last-Event-ID', in: 'header', schema: { type: 'integer', minimum: 0 } },
@@ -183,6 +184,34 @@ export function createOpenApiDocument(
               content: json({
                 type: 'object',
                 properties: { observations: { type: 'array', items: ref('Observation') } },
+              }),
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
+      '/v1/threads/{threadId}/frames/{tableId}': {
+        get: {
+          summary: 'Read a page of a display frame’s rows (page 1 is the frame’s own first page)',
+          parameters: [
+            threadId,
+            { name: 'tableId', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'page', in: 'query', schema: { type: 'integer', minimum: 1 } },
+          ],
+          responses: {
+            '200': {
+              description: 'One page of rows',
+              content: json({
+                type: 'object',
+                required: ['tableId', 'page', 'pages', 'pageRows', 'totalRows', 'rows'],
+                properties: {
+                  tableId: { type: 'string' },
+                  page: { type: 'integer', minimum: 1 },
+                  pages: { type: 'integer', minimum: 1 },
+                  pageRows: { type: 'integer', minimum: 1 },
+                  totalRows: { type: 'integer', minimum: 0 },
+                  rows: { type: 'array', items: {} },
+                },
               }),
             },
             ...problems(400, 401, 404),
@@ -224,6 +253,22 @@ export function createOpenApiDocument(
               content: json({ type: 'object', properties: { cancelled: { type: 'boolean' } } }),
             },
             ...problems(401, 404),
+          },
+        },
+      },
+      '/v1/chat': {
+        post: {
+          summary: 'Chat as the AI SDK `useChat` does (UI message stream protocol v1)',
+          description:
+            'The body `useChat` sends (`{ id, messages }`); the chat id is the thread id. A last user message runs a turn; a last assistant message whose tool parts are `approval-responded` answers those approvals (the approval id is the suspension id) and the thread carries on. The answer is a UI message stream (`x-vercel-ai-ui-message-stream: v1`): `start`, the reply as `text-start` / `text-delta` / `text-end` while the model writes it, thinking as reasoning parts, tool calls as `tool-input-available` then `tool-output-available`, `tool-output-error`, `tool-output-denied` or `tool-approval-request`, flow and plan state as `data-flow`, `data-plan` and `data-plan-item` parts, other questions as `data-question` parts (answered at `/v1/threads/{threadId}/suspensions/{suspensionId}`), then `finish` with `{ threadId, turnId, status }` as message metadata, and `[DONE]`. Closing the stream cancels the turn.',
+          requestBody: { required: true, content: json(schemaOf(chatBody)) },
+          responses: {
+            '200': {
+              description: 'A UI message stream (server-sent events with JSON chunks)',
+              headers: { 'x-vercel-ai-ui-message-stream': { schema: { type: 'string', enum: ['v1'] } } },
+              content: { 'text/event-stream': { schema: { type: 'string' } } },
+            },
+            ...problems(400, 401, 404, 413, 415, 501),
           },
         },
       },

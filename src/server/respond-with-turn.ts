@@ -8,7 +8,8 @@
 import type { Context } from 'hono';
 import { streamSSE } from 'hono/streaming';
 import type { TurnResult } from '../agent/index.js';
-import { lastObservationId, streamObservations } from '../observe/index.js';
+import { lastObservationId } from '../observe/index.js';
+import { followTurn } from './internal/follow-turn.js';
 import { startHeartbeat, writeObservationEvent } from './internal/sse-observations.js';
 import { problemResponse, toProblem } from './problem-details.js';
 import type { ServerContext, ServerEnv } from './server-types.js';
@@ -50,54 +51,26 @@ export async function respondWithTurn(
 
 function streamTurn(c: Context<ServerEnv>, context: ServerContext, request: TurnRequest, afterId: number) {
   return streamSSE(c, async (stream) => {
-    const controller = new AbortController();
-    stream.onAbort(() => controller.abort());
-    const onShutdown = () => controller.abort();
-    context.shutdown.addEventListener('abort', onShutdown);
+    const reader = new AbortController();
+    stream.onAbort(() => reader.abort());
     const stopHeartbeat = startHeartbeat(stream, context.heartbeatMs);
-    let lastWritten = afterId;
-    let target: number | undefined;
-    const outcome = context.runner.run(request.threadId, request.principal, request.run).then(
-      (result) => {
-        target = Math.max(afterId, ...result.observations.map((o) => o.id));
-        if (lastWritten >= target) controller.abort();
-        return { ok: true as const, result };
-      },
-      (error: unknown) => {
-        controller.abort();
-        return { ok: false as const, error };
-      },
-    );
     try {
-      const events = streamObservations({
-        store: context.agent.store,
-        subscribe: context.subscribe,
+      const followed = await followTurn(context, {
         threadId: request.threadId,
+        principal: request.principal,
+        run: request.run,
         afterId,
-        progress: true,
-        signal: controller.signal,
-        ...(context.pollIntervalMs !== undefined ? { pollIntervalMs: context.pollIntervalMs } : {}),
+        write: (observation) => writeObservationEvent(stream, observation),
+        signal: reader.signal,
       });
-      for await (const observation of events) {
-        // The runner's own failure event is answered below as a problem instead.
-        if (observation.id === 0 && observation.type === 'error' && observation.data.phase === 'turn')
-          continue;
-        await writeObservationEvent(stream, observation);
-        if (observation.id > 0) lastWritten = observation.id;
-        if (target !== undefined && lastWritten >= target) break;
-      }
-      if (stream.aborted) return;
-      const settled = await outcome;
-      if (settled.ok) await stream.writeSSE({ event: 'turn', data: JSON.stringify(settled.result) });
-      else
+      if (followed.ok) await stream.writeSSE({ event: 'turn', data: JSON.stringify(followed.result) });
+      else if (!('gone' in followed))
         await stream.writeSSE({
           event: 'problem',
-          data: JSON.stringify(toProblem(settled.error, context.onError)),
+          data: JSON.stringify(toProblem(followed.error, context.onError)),
         });
     } finally {
       stopHeartbeat();
-      context.shutdown.removeEventListener('abort', onShutdown);
-      controller.abort();
     }
   });
 }

@@ -15,7 +15,7 @@ import type { TurnRunner } from './turn-runner.js';
  * The agent as the server uses it. `createAgent`'s agents roll back file snapshots; another agent (a
  * stand-in, a proxy) may leave `rollback` out, and the rollback route then answers 501.
  */
-export type ServerAgent = Omit<Agent, 'rollback'> & {
+export type ServerAgent = Omit<Agent, 'rollback' | 'stream'> & {
   rollback?: (options: RollbackOptions) => Promise<unknown>;
 };
 
@@ -24,7 +24,10 @@ export type ServerAgent = Omit<Agent, 'rollback'> & {
  * `flowstack/bullmq`) has this shape, so API processes enqueue turns and wait for a worker's answer.
  */
 export interface TurnSender {
-  send(options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal'>): Promise<TurnResult>;
+  /** `stream` asks for live deltas on the thread's events; a sender that cannot stream may ignore it. */
+  send(
+    options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal' | 'stream'>,
+  ): Promise<TurnResult>;
 }
 
 export interface ServerOptions {

@@ -43,6 +43,8 @@ interface RunningTurn {
   progress?: Observation;
 }
 
+const liveText = new Set<string>(['text-delta', 'thoughts-delta', 'text-discard']);
+
 export function createTurnRunner(options: { clock: Clock; queued?: boolean }): TurnRunner {
   // Each thread's turns in the order they were sent; the first is the one running.
   const running = new Map<string, RunningTurn[]>();
@@ -86,7 +88,8 @@ export function createTurnRunner(options: { clock: Clock; queued?: boolean }): T
     isRunning: (threadId) => running.has(threadId),
     noteProgress(observation) {
       const entry = running.get(observation.threadId)?.[0];
-      if (entry && observation.id === 0) entry.progress = observation;
+      // A delta is a piece of the reply, not what the turn is doing: a stream opened mid-turn skips it.
+      if (entry && observation.id === 0 && !liveText.has(observation.type)) entry.progress = observation;
     },
     currentProgress: (threadId) => running.get(threadId)?.[0]?.progress,
     ownerOf: (threadId) => running.get(threadId)?.[0]?.principal,

@@ -20,6 +20,8 @@ export interface ApprovalRequest {
   argsHash: string;
   callId: string;
   toolName: string;
+  /** The parsed arguments the call would run with, so a lookup can tell them from the ones a person saw. */
+  input?: unknown;
   grounds: ApprovalGround[];
   /** The grounds in words, for the human. */
   reason: string;

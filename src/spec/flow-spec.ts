@@ -71,6 +71,12 @@ export interface FlowSpecV1 {
   skill: string;
   /** How the skill knows it is done; read by verification and the reflection pass. */
   successCriteria?: string;
+  /**
+   * Tools of `tools` the skill must have called successfully before it may finish with success (seed 002
+   * TAEF): a success without them is sent back with a prompt naming them, up to `execution.enforcementRetries`
+   * times, as plan items' required tools are.
+   */
+  requiredTools?: string[];
   /** `simple` or `complex`; decides loop bounds (DESIGN.md §5). */
   complexity?: 'simple' | 'complex';
   /** How the result is displayed; domain intents default to a table for rows, else JSON. */

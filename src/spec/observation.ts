@@ -6,6 +6,10 @@
  * published as it happens, never stored and never replayed; the stored record of the same work follows
  * with the turn's save. Subscribers ask for progress explicitly.
  *
+ * `text-delta`, `thoughts-delta` and `text-discard` are always live progress: the model's reply and
+ * thinking as they stream, redacted as they go, and the sign that a streamed answer was abandoned (the
+ * call is retried). The reply itself is stored with `final-response` (docs/decisions/0060).
+ *
  * `file-rollback` (seed 004): `agent.rollback` restored a file snapshot; its data is the rollback report.
  */
 export type ObservationType =
@@ -30,6 +34,9 @@ export type ObservationType =
   | 'model-stream-metadata'
   | 'model-stream-end'
   | 'model-stream-error'
+  | 'text-delta'
+  | 'thoughts-delta'
+  | 'text-discard'
   | 'error';
 
 export interface ObservationV1 {

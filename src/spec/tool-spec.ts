@@ -52,8 +52,9 @@ export interface ToolSpecV1 {
   rateLimit?: RateLimitSpec;
   cacheTtlMs?: number;
   /**
-   * May run concurrently with the other calls the model issued in the same step (read-only tools,
-   * typically). Calls sharing an explicit `parallelGroup` run concurrently whatever this says.
+   * Whether calls may run beside the other calls the model issued in the same step; only `false` stops
+   * it (the call runs alone, after the calls before it and before the calls after it). Independent of
+   * `idempotent`. Calls sharing an explicit `parallelGroup` run concurrently whatever this says.
    */
   parallel?: boolean;
   /**

@@ -34,7 +34,7 @@ describe('approveConfirmedCalls', () => {
   it('covers one call of a confirmed tool; a second call waits for its own approval', async () => {
     sent.length = 0;
     const context = createTestContext([email], {
-      approvals: approveConfirmedCalls({ toolNames: ['email_report'] }),
+      approvals: approveConfirmedCalls({ toolNames: ['email_report'], shown: { to: 'ada@example.com' } }),
     });
     const first = await executeToolBatch([call('email_report', { to: 'ada@example.com' }, 'c1')], context);
     const again = await executeToolBatch([call('email_report', { to: 'ada@example.com' }, 'c1')], context);
@@ -43,6 +43,42 @@ describe('approveConfirmedCalls', () => {
     expect(again[0]?.status).toBe('success'); // the same call, answered from the journal
     expect(second[0]).toMatchObject({ status: 'suspended', kind: 'approval' });
     expect(sent).toEqual(['ada@example.com']);
+  });
+
+  it('covers only the values the user saw: another address or an unseen argument waits for its own approval', async () => {
+    sent.length = 0;
+    const confirmed = () =>
+      createTestContext([email], {
+        approvals: approveConfirmedCalls({ toolNames: ['email_report'], shown: { to: 'ada@example.com' } }),
+      });
+    const [other] = await executeToolBatch(
+      [call('email_report', { to: 'attacker@evil.test' }, 'c1')],
+      confirmed(),
+    );
+    const withSubject = defineTool({
+      name: 'email_report',
+      description: 'Emails the report.',
+      input: z.object({ to: z.string(), subject: z.string().optional() }),
+      requiresApproval: true,
+      execute: ({ to }) => {
+        sent.push(to);
+        return 'sent';
+      },
+    });
+    const [unseen] = await executeToolBatch(
+      [call('email_report', { to: 'ada@example.com', subject: 'Forward to attacker@evil.test' }, 'c1')],
+      createTestContext([withSubject], {
+        approvals: approveConfirmedCalls({ toolNames: ['email_report'], shown: { to: 'ada@example.com' } }),
+      }),
+    );
+    const [unbound] = await executeToolBatch(
+      [call('email_report', { to: 'ada@example.com' }, 'c1')],
+      createTestContext([email], { approvals: approveConfirmedCalls({ toolNames: ['email_report'] }) }),
+    );
+    expect(other).toMatchObject({ status: 'suspended', kind: 'approval' });
+    expect(unseen).toMatchObject({ status: 'suspended', kind: 'approval' });
+    expect(unbound).toMatchObject({ status: 'suspended', kind: 'approval' });
+    expect(sent).toEqual([]);
   });
 
   it('does not cover a call that needs approval because untrusted content came in after the yes', async () => {

@@ -23,7 +23,7 @@ describe('defineTool', () => {
       communicatesExternally: false,
       requiresApproval: false,
       maxRetries: 2,
-      parallel: false,
+      parallel: true,
     });
     expect(tool.inputSchema).toMatchObject({ type: 'object', required: ['q'] });
   });

@@ -42,7 +42,11 @@ export interface DefineToolOptions<Input, Output> {
    * they are snapshotted before each call, and a failed call's changes can be rolled back.
    */
   touches?: FileTouchSpec;
-  /** May run concurrently with other calls of the same model step (default: `idempotent`). */
+  /**
+   * May run beside the other calls of the same model step (default true). `false` for a tool that must
+   * run alone — it holds a shared resource, or its effect depends on what ran before it — whether or not
+   * it is idempotent (docs/decisions/0063-parallelism-is-its-own-declaration.md).
+   */
   parallel?: boolean;
   reconcile?: ToolDefinition<Input, Output>['reconcile'];
 }
@@ -79,9 +83,10 @@ export function defineTool<Input, Output>(
     communicatesExternally: options.communicatesExternally ?? false,
     requiresApproval: options.requiresApproval ?? false,
     maxRetries: options.maxRetries ?? toolDefaults.maxRetries,
-    parallel: options.parallel ?? idempotent,
+    parallel: options.parallel ?? true,
     execute: options.execute ?? neverRun(options.name),
   };
+  if (options.input instanceof z.ZodType) tool.parseInput = createZodParser(options.input);
   if (options.blocking) tool.blocking = options.blocking;
   if (options.touches) tool.touches = options.touches;
   if (options.output !== undefined)
@@ -104,10 +109,41 @@ function neverRun(name: string) {
   };
 }
 
-/** Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. */
+/**
+ * A Zod input schema is enforced by Zod itself (docs/decisions/0054): after the JSON Schema check, the
+ * arguments are parsed, so that refinements hold and the tool receives the output, with transforms and
+ * defaults applied. Zod's messages name the path, as Ajv's do.
+ */
+function createZodParser(schema: z.ZodType): NonNullable<ToolDefinition['parseInput']> {
+  return async (input) => {
+    const parsed = await schema.safeParseAsync(input);
+    if (parsed.success) return { valid: true, value: parsed.data };
+    const problems = parsed.error.issues.map((issue) => {
+      const path = issue.path.map((part) => String(part)).join('/');
+      return `/${path} ${issue.message}`;
+    });
+    return { valid: false, problems };
+  };
+}
+
+/**
+ * Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. An input
+ * schema is projected as the model writes it (`io: 'input'`): a field with a default is optional and a
+ * transform is described by what it accepts. A plain `z.object` still refuses unknown keys, as it did
+ * when projected as output, so that a misspelt argument is named to the model rather than dropped.
+ */
 function toJsonSchema<T>(label: string, schema: SchemaInput<T>, problems: string[]): JsonSchema {
   if (!(schema instanceof z.ZodType)) return schema;
   try {
+    if (label === 'input')
+      return z.toJSONSchema(schema, {
+        target: 'draft-2020-12',
+        io: 'input',
+        override: ({ zodSchema, jsonSchema }) => {
+          const def = zodSchema._zod.def;
+          if (def.type === 'object' && def.catchall === undefined) jsonSchema.additionalProperties = false;
+        },
+      }) as JsonSchema;
     return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
   } catch (error) {
     problems.push(`${label} schema cannot be expressed as JSON Schema: ${(error as Error).message}`);

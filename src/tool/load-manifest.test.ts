@@ -28,7 +28,7 @@ describe('loadManifest', () => {
     const tools = await loadManifest(join(dir, 'travel.yaml'), { implementations });
     expect(tools.map((t) => [t.name, t.timeoutMs, t.capability, t.idempotent, t.parallel])).toEqual([
       ['find_flights', 8000, 'safe', true, true],
-      ['book_flight', 20000, 'restricted', false, false],
+      ['book_flight', 20000, 'restricted', false, true],
     ]);
     expect(tools[1]).toMatchObject({
       accessesPrivateData: true,

@@ -151,7 +151,7 @@ async function toSpec(
     communicatesExternally: merged.communicatesExternally ?? false,
     requiresApproval: merged.requiresApproval ?? false,
     maxRetries: merged.maxRetries ?? toolDefaults.maxRetries,
-    parallel: merged.parallel ?? idempotent,
+    parallel: merged.parallel ?? true,
   };
   if (outputSchema !== undefined) spec.outputSchema = outputSchema;
   if (merged.rateLimit) spec.rateLimit = merged.rateLimit;

@@ -14,8 +14,13 @@ export interface ToolCallState {
   batch: ToolBatchContext;
   /** Set by the resolve stage. */
   tool?: ToolDefinition;
-  /** The parsed arguments, set by the parse stage. */
+  /** The parsed arguments, set by the parse stage: what approvals, journal rows and audits are of. */
   input?: unknown;
+  /**
+   * What the tool receives, set by the validate stage: the output of the tool's `parseInput` (a Zod
+   * schema's transforms and defaults applied), or `input` itself when the tool has none.
+   */
+  toolInput?: unknown;
   /** The capability gate's judgement (see `assessmentOf`), computed once. */
   assessment?: CallAssessment;
   /**

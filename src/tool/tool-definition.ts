@@ -16,8 +16,17 @@ export interface ToolExecutionContext {
   signal: AbortSignal;
 }
 
+/** What a tool's own input parser decided: the value the tool receives, or what is wrong. */
+export type ToolInputVerdict = { valid: true; value: unknown } | { valid: false; problems: string[] };
+
 export interface ToolDefinition<Input = unknown, Output = unknown> extends ToolSpec {
   execute(input: Input, context: ToolExecutionContext): Promise<Output> | Output;
+  /**
+   * The tool's own parser of arguments that passed `inputSchema` (a Zod schema's, from `defineTool`):
+   * it also enforces what JSON Schema cannot say (refinements), and its output is what `execute`
+   * receives (transforms and defaults applied).
+   */
+  parseInput?(input: unknown): Promise<ToolInputVerdict>;
   /**
    * Decides what happened to a non-idempotent call whose start was journaled but whose result was not
    * (a crash in between). Returns the result if the effect happened, `undefined` if it did not.

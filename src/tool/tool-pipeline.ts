@@ -5,6 +5,7 @@
  * record it on the call's state, and their transform finishes it — for every call that got that far,
  * whoever answered it. docs/architecture/tool-pipeline.md draws the whole pipeline.
  */
+import { messageOfThrown } from '../errors/index.js';
 import type { ToolCallResult } from '../spec/index.js';
 import { completeAudit, startAudit } from './stages/audit-call.js';
 import { awaitFeedback } from './stages/await-feedback.js';
@@ -97,7 +98,7 @@ export async function runPipeline(
     }
     return result;
   } catch (error) {
-    const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+    const detail = state.batch.redact.text(messageOfThrown(error));
     return errorResult(state, 'server_error', `The tool pipeline failed: ${detail}`, false);
   }
 }

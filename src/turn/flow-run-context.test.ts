@@ -45,7 +45,7 @@ describe('recordLoopEvents', () => {
       { type: 'tool-result', result: failure },
       { type: 'thoughts', text: 'thinking' },
     ];
-    recordLoopEvents(turn, 'flow "1"', events);
+    recordLoopEvents(turn, 'flow "1"', events, { text: (t) => t, value: (v) => v });
     expect(turn.history.map((row) => row.kind)).toEqual([
       'tool-call',
       'tool-result',

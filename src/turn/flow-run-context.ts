@@ -3,12 +3,12 @@
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
-import type { SkillLoopEvent } from '../loop/index.js';
+import type { SkillLoopEvent, SkillLoopLiveEvent } from '../loop/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
 import type { ExecuteFlowOptions } from '../policy/index.js';
 import type { ExecutionConfig, FlowInstance, ScratchpadEntry } from '../spec/index.js';
-import type { ToolBatchContext, ToolSet } from '../tool/index.js';
+import type { Redactor, ToolBatchContext, ToolSet } from '../tool/index.js';
 import type { IdGenerator } from '../util/index.js';
 import { observe, record, type TurnState } from './turn-state.js';
 import type { AgentLimits } from './turn-types.js';
@@ -34,6 +34,11 @@ export interface RunFlowsOptions {
   execution: ExecutionConfig;
   ids?: IdGenerator;
   stream?: boolean;
+  /**
+   * Receives the live events of the skill runs the user waits for (flows and plan items, not background
+   * flows), streamed deltas included: the agent passes them on to the turn's live channel.
+   */
+  onSkillEvent?: (event: SkillLoopLiveEvent) => void;
   signal?: AbortSignal;
   /** Opens a span per flow run. */
   telemetry?: TurnTelemetry;
@@ -72,18 +77,29 @@ export function executionOptions(
     nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
     ...(input.guidance ? { guidance: input.guidance } : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.onSkillEvent ? { onEvent: options.onSkillEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.turn.lease ? { stop: options.turn.lease } : {}),
   };
 }
 
-/** Records a skill run's tool calls and results as history rows and observations linked to the flow. */
-export function recordLoopEvents(turn: TurnState, flowId: string, events: readonly SkillLoopEvent[]): void {
+/**
+ * Records a skill run's tool calls and results as history rows and observations linked to the flow. The
+ * model's arguments are stored redacted (DESIGN.md invariant 8): a call that must run again later with the
+ * real values (an approval, a replay) takes them from the suspended run or the journal, never from here.
+ */
+export function recordLoopEvents(
+  turn: TurnState,
+  flowId: string,
+  events: readonly SkillLoopEvent[],
+  redact: Redactor,
+): void {
   // Recorded together once the run has returned: one reading of the clock for all of them.
   const time = turn.clock.now();
   for (const event of events) {
     if (event.type === 'tool-call') {
-      const { callId, toolName, input } = event;
+      const { callId, toolName } = event;
+      const input = redactArguments(event.input, redact);
       record(turn, 'tool-call', { flowId, callId, toolName, input });
       observe(turn, 'tool-call', { callId, toolName }, flowId, time);
     } else if (event.type === 'tool-result') {
@@ -97,5 +113,35 @@ export function recordLoopEvents(turn: TurnState, flowId: string, events: readon
         time,
       );
     } else if (event.type === 'thoughts') observe(turn, 'thoughts', { text: event.text }, flowId, time);
+    else if (event.type === 'enforcement') {
+      const { missing, retry, passed } = event;
+      observe(turn, 'recovery', { action: 'enforcement', missing, retry, passed }, flowId, time);
+    } else if (event.type === 'transcript-repaired') {
+      const { recorded, interrupted, dropped } = event;
+      observe(
+        turn,
+        'recovery',
+        { action: 'transcript-repaired', recorded, interrupted, dropped },
+        flowId,
+        time,
+      );
+    }
   }
+}
+
+/**
+ * The model's argument text, redacted. Parsed JSON is redacted as data, so that a whole value under a
+ * secret-named key goes (`"password": ["a", "b"]`); text that is not JSON is redacted as text.
+ */
+function redactArguments(input: string, redact: Redactor): string {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(input);
+  } catch {
+    return redact.text(input);
+  }
+  const redacted = JSON.stringify(redact.value(parsed));
+  // Text with nothing to redact is kept exactly as the model wrote it.
+  if (redacted === undefined) return redact.text(input);
+  return redacted === JSON.stringify(parsed) ? input : redacted;
 }

@@ -60,3 +60,20 @@ describe('canonicalJson', () => {
     expect(canonicalJson({ at: new Date(0) })).toBe('{"at":"1970-01-01T00:00:00.000Z"}');
   });
 });
+
+describe('stableHash of an own __proto__ key', () => {
+  it('tells apart argument objects that differ only by an own __proto__ key', () => {
+    // JSON.parse makes `__proto__` an own key, as it does for a model's arguments.
+    const plain = JSON.parse('{"to":"ada@example.com","amount":5}');
+    const withProto = JSON.parse('{"to":"ada@example.com","amount":5,"__proto__":{"to":"eve@example.com"}}');
+    const otherProto = JSON.parse('{"to":"ada@example.com","amount":5,"__proto__":{"to":"mal@example.com"}}');
+    expect(stableHash(withProto)).not.toBe(stableHash(plain));
+    expect(stableHash(withProto)).not.toBe(stableHash(otherProto));
+    expect(canonicalJson(withProto)).toBe(
+      '{"__proto__":{"to":"eve@example.com"},"amount":5,"to":"ada@example.com"}',
+    );
+    // Key order still does not matter.
+    const reordered = JSON.parse('{"__proto__":{"to":"eve@example.com"},"to":"ada@example.com","amount":5}');
+    expect(stableHash(reordered)).toBe(stableHash(withProto));
+  });
+});

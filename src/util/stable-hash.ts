@@ -23,9 +23,12 @@ function sha256Hex(text: string): string {
 
 function sortKeys(_key: string, v: unknown): unknown {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(v).sort()) sorted[key] = (v as Record<string, unknown>)[key];
-  return sorted;
+  // fromEntries defines each key, so an own `__proto__` key is kept as a key rather than set as the prototype.
+  return Object.fromEntries(
+    Object.keys(v)
+      .sort()
+      .map((key) => [key, (v as Record<string, unknown>)[key]]),
+  );
 }
 
 /** Deeper than this, the value takes the sorting path (which has no recursion of its own to bound). */

@@ -1,6 +1,12 @@
 /** The Markdown section of the micro-benchmarks: the pipeline tables and the backtrack tokens table. */
 import { max, median, min, quantile } from '../shared/stats.js';
-import type { BacktrackTokensReport, PipelineReport, PipelineToolKind } from './micro-jobs.js';
+import { formatFirstToken } from './format-first-token.js';
+import type {
+  BacktrackTokensReport,
+  FirstTokenReport,
+  PipelineReport,
+  PipelineToolKind,
+} from './micro-jobs.js';
 
 export interface MicroEnvironment {
   date: string;
@@ -30,6 +36,8 @@ export function formatMicroSection(input: {
   pipeline: readonly PipelineReport[];
   breakdown: readonly PipelineReport[];
   tokens: BacktrackTokensReport;
+  /** The first-token measure's processes; the section leaves it out when there are none. */
+  firstToken?: readonly FirstTokenReport[];
   environment: MicroEnvironment;
   /** Where else the figures are: one sentence. */
   where: string;
@@ -50,6 +58,7 @@ export function formatMicroSection(input: {
     '',
     formatTokens(input.tokens),
     '',
+    ...(input.firstToken && input.firstToken.length > 0 ? [formatFirstToken(input.firstToken), ''] : []),
   ].join('\n');
 }
 

@@ -1,7 +1,7 @@
 /**
  * The micro-benchmarks' jobs and reports: the per-call cost of flowstack's tool safety pipeline
- * (`executeToolBatch`, issue 3) and the prompt tokens that context cleaning saves after a backtrack
- * (`runSkillLoop`, issue 4). Kept apart from `../jobs.ts` so that the main scenarios can change freely.
+ * (`executeToolBatch`, issue 3), the prompt tokens that context cleaning saves after a backtrack
+ * (`runSkillLoop`, issue 4), and the latency streaming adds to a reply's first token (issue 30). Kept apart from `../jobs.ts` so that the main scenarios can change freely.
  */
 
 /** Which tool runs through the pipeline, and whether a store takes journal and audit rows. */
@@ -56,4 +56,19 @@ export interface BacktrackTokensReport {
   outcomes: { cleaned: string; raw: string };
   /** Whether a second run of each gave exactly the same counts. */
   repeatable: boolean;
+}
+
+/** The added latency to first token, through the HTTP API's event stream (`measure-first-token.ts`). */
+export interface FirstTokenJob {
+  warmupTurns: number;
+  turns: number;
+  /** Pause of the model double between two deltas, in milliseconds. */
+  gapMs: number;
+}
+
+export interface FirstTokenReport {
+  job: FirstTokenJob;
+  /** Per measured turn: from the model handing over the reply's first delta to the client reading it (ms). */
+  millis: number[];
+  nodeVersion: string;
 }

@@ -1,7 +1,7 @@
 /**
  * Runs the micro-benchmarks: every pipeline variant in its own fresh process, `runs` times, the variants
  * interleaved run by run; then the stage breakdowns; then the backtrack scenario (in this process: it
- * counts tokens, not time). Returns the Markdown section and writes `docs/benchmarks-micro.md`.
+ * counts tokens, not time); then the added latency to first token, `runs` fresh processes. Returns the Markdown section and writes `docs/benchmarks-micro.md`.
  */
 import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
@@ -10,8 +10,14 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { formatMicroSection, type MicroEnvironment } from './format-micro.js';
 import { measureBacktrackTokens } from './measure-backtrack-tokens.js';
-import type { BacktrackTokensReport, PipelineJob, PipelineReport, PipelineToolKind } from './micro-jobs.js';
-import { spawnPipelineJob } from './spawn-pipeline-job.js';
+import type {
+  BacktrackTokensReport,
+  FirstTokenReport,
+  PipelineJob,
+  PipelineReport,
+  PipelineToolKind,
+} from './micro-jobs.js';
+import { spawnFirstTokenJob, spawnPipelineJob } from './spawn-pipeline-job.js';
 
 const repoDir = fileURLToPath(new URL('../../..', import.meta.url));
 
@@ -30,6 +36,7 @@ export interface MicroResult {
   pipeline: PipelineReport[];
   breakdown: PipelineReport[];
   tokens: BacktrackTokensReport;
+  firstToken: FirstTokenReport[];
 }
 
 export const pipelineTools: readonly PipelineToolKind[] = ['safe-no-store', 'safe', 'controlled'];
@@ -62,6 +69,17 @@ export async function runMicro(options: MicroOptions = {}): Promise<MicroResult>
   }
   log('micro: backtrack tokens');
   const tokens = await measureBacktrackTokens();
+  const firstToken: FirstTokenReport[] = [];
+  for (let run = 0; run < runs; run++) {
+    log(`micro: first token (run ${run + 1} of ${runs})`);
+    firstToken.push(
+      await spawnFirstTokenJob({
+        warmupTurns: options.quick ? 100 : 300,
+        turns: options.quick ? 200 : 500,
+        gapMs: 2,
+      }),
+    );
+  }
 
   const environment: MicroEnvironment = {
     date: new Date().toISOString().slice(0, 10),
@@ -78,6 +96,7 @@ export async function runMicro(options: MicroOptions = {}): Promise<MicroResult>
     pipeline,
     breakdown,
     tokens,
+    firstToken,
     environment,
     where:
       options.outputPath === undefined
@@ -88,12 +107,13 @@ export async function runMicro(options: MicroOptions = {}): Promise<MicroResult>
     pipeline,
     breakdown,
     tokens,
+    firstToken,
     environment,
     where: '`npm run bench` appends the same section to [`docs/benchmarks.md`](benchmarks.md).',
   });
   const outputPath = options.outputPath ?? join(repoDir, 'docs', 'benchmarks-micro.md');
   writeFileSync(outputPath, formatMicroDocument(standalone));
-  return { section, outputPath, pipeline, breakdown, tokens };
+  return { section, outputPath, pipeline, breakdown, tokens, firstToken };
 }
 
 /** The stand-alone file: the same section, one heading level up, and where it comes from. */

@@ -1,12 +1,14 @@
 /**
  * `flowstack show <thread>`: the conversation, the flow stack, the question or approval the thread
- * waits for, and with --events the event tree.
+ * waits for, and with --events the event tree; with --frame <tableId> [--page <n>] one page of a
+ * display frame's stored rows instead.
  */
 
 import { ThreadNotFoundError } from '../../errors/index.js';
 import { replayObservations, summarizeThreadEvents } from '../../observe/index.js';
+import { defaultFramePageRows, readTablePage } from '../../respond/index.js';
 import { describeFileSnapshots, describeSuspensions } from '../../server/index.js';
-import type { Observation } from '../../spec/index.js';
+import type { Observation, StateStore } from '../../spec/index.js';
 import { buildEventTree, type EventTreeNode } from '../../ui/index.js';
 import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';
@@ -30,6 +32,14 @@ export async function showCommand(
       return exitCodes.notFound;
     }
     const store = example.agent.store;
+    if (args.values.frame !== undefined)
+      return await showFramePage(io, {
+        store,
+        threadId: options.threadId,
+        tableId: args.values.frame,
+        page: args.values.page,
+        json: args.values.json === true,
+      });
     const events = await summarizeThreadEvents(store, options.threadId);
     const { lastEventId } = events;
     const suspensions = describeSuspensions(thread, events.suspensions);
@@ -76,6 +86,45 @@ export async function showCommand(
   } finally {
     await example.agent.close();
   }
+}
+
+/** One page of a frame's rows (page 1 is the frame's own first page), as JSON or one row a line. */
+async function showFramePage(
+  io: CliIo,
+  options: { store: StateStore; threadId: string; tableId: string; page: string | undefined; json: boolean },
+): Promise<number> {
+  const page = Number(options.page ?? '1');
+  if (!Number.isInteger(page) || page < 1) {
+    io.err('flowstack show: --page must be a whole number from 1.');
+    return exitCodes.usage;
+  }
+  const table = await readTablePage({
+    store: options.store,
+    threadId: options.threadId,
+    tableId: options.tableId,
+    offset: (page - 1) * defaultFramePageRows,
+    limit: defaultFramePageRows,
+  });
+  if (!table) {
+    io.err(`flowstack show: thread '${options.threadId}' has no stored table '${options.tableId}'.`);
+    return exitCodes.notFound;
+  }
+  const pages = Math.max(1, Math.ceil(table.totalRows / defaultFramePageRows));
+  if (page > pages) {
+    io.err(`flowstack show: table '${options.tableId}' has ${pages} pages.`);
+    return exitCodes.usage;
+  }
+  if (options.json) {
+    const { tableId, totalRows, rows } = table;
+    io.out(JSON.stringify({ tableId, page, pages, pageRows: defaultFramePageRows, totalRows, rows }));
+    return exitCodes.ok;
+  }
+  const first = table.offset + 1;
+  io.out(
+    `Table ${options.tableId}, page ${page} of ${pages} (rows ${first}–${table.offset + table.rows.length} of ${table.totalRows})`,
+  );
+  for (const row of table.rows) io.out(JSON.stringify(row));
+  return exitCodes.ok;
 }
 
 function printNode(io: CliIo, node: EventTreeNode, depth: number): void {

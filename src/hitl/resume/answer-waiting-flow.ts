@@ -1,7 +1,8 @@
 /**
  * A message that answers the question of the flow on top, whose run waits for people (a plain "yes" to
  * a lone approval, a blocking tool's text answer): it is recorded as the answer, and the turn goes on
- * with that flow instead of routing the message.
+ * with that flow instead of routing the message. A message that looks like an answer but is not a clear
+ * one records nothing; the turn goes on with the flow, which asks its questions again.
  */
 
 import { observe, type TurnState } from '../../turn/index.js';
@@ -17,7 +18,13 @@ export function answerWaitingFlow(turn: TurnState, text: string, now: number): b
     ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
   });
   if (!answered) return false;
-  writeSuspendedRun(turn.snapshot, run.flowId, answered);
+  if (answered.kind === 'unclear') {
+    // Nothing is recorded: the flow's run keeps waiting, and its questions are put again after this.
+    turn.replyParts.push({ text: answered.reply });
+    observe(turn, 'intent', { source: 'hitl', decision: 'unclear', flow: top?.name }, run.flowId);
+    return true;
+  }
+  writeSuspendedRun(turn.snapshot, run.flowId, answered.run);
   observe(turn, 'intent', { source: 'hitl', decision: 'answer', flow: top?.name }, run.flowId);
   return true;
 }

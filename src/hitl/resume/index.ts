@@ -1,5 +1,5 @@
 /** Suspending a skill run for people and going on with it once they answer (DESIGN.md invariants 6 and 7). */
-export { answerRunFromText } from './answer-run-from-text.js';
+export { answerRunFromText, type RunAnswer } from './answer-run-from-text.js';
 export { answerWaitingFlow } from './answer-waiting-flow.js';
 export {
   type ContinuedRun,

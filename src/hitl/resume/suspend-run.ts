@@ -7,12 +7,14 @@
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
 import type {
+  JsonSchema,
   JsonValue,
   SkillOutcome,
   SuspendedRun,
   SuspensionRecord,
   ToolCallResult,
 } from '../../spec/index.js';
+import type { ToolSet } from '../../tool/index.js';
 import type { IdGenerator } from '../../util/index.js';
 import { continueFeedback, createSuspension, escalationFeedback } from '../index.js';
 
@@ -29,6 +31,8 @@ export interface SuspendRunOptions {
   approvalTtlMs?: number;
   /** Answers given earlier in the run, carried forward. */
   answered?: SuspendedRun['answered'];
+  /** The tools the run could call: an approval shows a call's arguments in its tool's schema order. */
+  tools?: ToolSet;
 }
 
 export function suspendRun(options: SuspendRunOptions): SuspendedRun {
@@ -51,6 +55,7 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
           now: options.now,
           ...(options.approvalTtlMs !== undefined ? { ttlMs: options.approvalTtlMs } : {}),
           ...(input !== undefined ? { input: options.redact.value(input) } : {}),
+          argumentOrder: argumentOrderOf(options.tools?.get(result.toolName)?.inputSchema),
         }),
       );
     }
@@ -70,24 +75,72 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
       createdAt: options.now,
     });
   }
+  const runsLater = new Set(
+    suspensions.flatMap((s) => (s.callId !== undefined && callRunsLater.has(s.kind) ? [s.callId] : [])),
+  );
+  const saved = redactArgumentsExcept(messages, runsLater, options.redact);
   return {
     specVersion: 1,
     flowId,
     runTurnId: options.runTurnId,
     skill: outcome.kind,
     reason: outcome.reason,
-    messages: messages as unknown as JsonValue[],
+    messages: saved as unknown as JsonValue[],
     state: (options.checkpoint?.state ?? null) as unknown as JsonValue,
     suspensions,
     ...(options.answered && options.answered.length > 0 ? { answered: options.answered } : {}),
   };
 }
 
-/** The reply of a waiting run: each open question, one per line when there are several. */
+/**
+ * The questions whose call may still run with the arguments the model wrote: an approval, an outcome a
+ * person settles (a re-run), a rollback question. Their arguments stay in the checkpoint as written; the
+ * arguments of every other call there — calls that already ran, a blocking tool's call, which never runs —
+ * are saved redacted (DESIGN.md invariant 8), like the history rows of the same calls.
+ */
+const callRunsLater = new Set(['approval', 'outcome_unknown', 'rollback']);
+
+function redactArgumentsExcept(
+  messages: readonly LanguageModelV3Message[],
+  keep: ReadonlySet<string>,
+  redact: { value(value: unknown): unknown },
+): LanguageModelV3Message[] {
+  return messages.map((message) => {
+    if (message.role !== 'assistant') return message;
+    if (!message.content.some((p) => p.type === 'tool-call' && !keep.has(p.toolCallId))) return message;
+    const content = message.content.map((part) =>
+      part.type === 'tool-call' && !keep.has(part.toolCallId)
+        ? { ...part, input: redactInput(part.input, redact) }
+        : part,
+    );
+    return { ...message, content };
+  });
+}
+
+/** Argument text is redacted as the data it encodes, so that a whole value under a secret-named key goes. */
+function redactInput(input: unknown, redact: { value(value: unknown): unknown }): unknown {
+  if (typeof input !== 'string') return redact.value(input);
+  try {
+    return JSON.stringify(redact.value(JSON.parse(input)));
+  } catch {
+    return redact.value(input);
+  }
+}
+
+/** The reply of a waiting run: each open question, one numbered line each when there are several. */
 export function describeWaiting(run: SuspendedRun): string {
   const open = run.suspensions.filter((s) => s.status === 'open');
   if (open.length === 1) return `Waiting for you: ${open[0]?.prompt}`;
-  return [`Waiting for you (${open.length} questions):`, ...open.map((s) => `- ${s.prompt}`)].join('\n');
+  // Numbered, so a chat answer can say which one it answers ("yes to 2").
+  return [`Waiting for you (${open.length} questions):`, ...open.map((s, i) => `${i + 1}. ${s.prompt}`)].join(
+    '\n',
+  );
+}
+
+/** The property names of a tool's input schema, in the order the schema lists them. */
+function argumentOrderOf(schema: JsonSchema | undefined): string[] {
+  const properties = (schema as { properties?: unknown } | undefined)?.properties;
+  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
 }
 
 /** What the API shows of a question (no checkpoint, nothing internal). */

@@ -79,6 +79,7 @@ export async function carryOut(
           redact: run.batch.redact,
           ...(run.limits.approvalTtlMs !== undefined ? { approvalTtlMs: run.limits.approvalTtlMs } : {}),
           ...(current.carried ? { answered: current.carried.answered } : {}),
+          tools: run.tools,
         });
         const waiting: PlanWaiting = { kind: 'skill', itemId: item.id, run: suspended };
         return { kind: 'done', result: await waitForUser(run, item, waiting, describeWaiting(suspended)) };

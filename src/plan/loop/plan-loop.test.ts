@@ -507,6 +507,12 @@ describe('the plan loop', () => {
         kind: 'skill',
         run: { suspensions: [{ kind: 'approval', toolName: 'send_email', status: 'open' }] },
       });
+      // A question that starts with yes is not a yes: nothing runs, and the approval is asked again.
+      const unclear = await agent.send({ threadId: 't1', text: 'Yes? what would it send?' });
+      expect(sent).toBe(0);
+      expect(unclear.reply).toMatch(
+        /^I need a clear yes or no.*Waiting for you: Allow the call to send_email/s,
+      );
       const second = await agent.send({ threadId: 't1', text: answer });
       expect(second.reply).toBe(content);
       expect(sent).toBe(sends);

@@ -76,9 +76,9 @@ describe('a plan survives a restart between any two items', () => {
       expect(plan?.items.filter((i) => i.status === 'completed')).toHaveLength(turn + 1);
     }
     expect(replies.slice(0, 3)).toEqual([
-      'Progress on "Weekend in Lisbon": 1 of 4 steps done. Send "continue" to go on, or tell me what to change.',
-      'Progress on "Weekend in Lisbon": 2 of 4 steps done. Send "continue" to go on, or tell me what to change.',
-      'Progress on "Weekend in Lisbon": 3 of 4 steps done. Send "continue" to go on, or tell me what to change.',
+      'Progress on "Weekend in Lisbon": 1 of 4 steps done (a turn runs at most 1: `limits.maxFlowsPerTurn`). Send "continue" to go on, or tell me what to change.',
+      'Progress on "Weekend in Lisbon": 2 of 4 steps done (a turn runs at most 1: `limits.maxFlowsPerTurn`). Send "continue" to go on, or tell me what to change.',
+      'Progress on "Weekend in Lisbon": 3 of 4 steps done (a turn runs at most 1: `limits.maxFlowsPerTurn`). Send "continue" to go on, or tell me what to change.',
     ]);
     expect(replies).toHaveLength(4);
     expect(replies.at(-1)).toBe(baseline.reply);
@@ -249,7 +249,7 @@ describe('a refinement message mid-plan', () => {
     agent.subscribe((o) => seen.push(o));
     const first = await agent.send({ threadId: 't1', text: 'Plan my Lisbon weekend' });
     expect(first.reply).toBe(
-      'Progress on "Lisbon": 2 of 3 steps done. Send "continue" to go on, or tell me what to change.',
+      'Progress on "Lisbon": 2 of 3 steps done (a turn runs at most 2: `limits.maxFlowsPerTurn`). Send "continue" to go on, or tell me what to change.',
     );
     const second = await agent.send({ threadId: 't1', text: 'also check which museums are open' });
     expect(second.reply).toBe('Sunny weekend at Casa Azul: MAAT, then Gulbenkian.');

@@ -40,7 +40,13 @@ export function pushSubFlow(options: {
     );
   } catch (error) {
     if (!StackDepthError.isInstance(error)) throw error;
-    return error.message;
+    observe(
+      turn,
+      'error',
+      { phase: 'plan', ...error.toJSON(), maxDepth: error.maxDepth, flow: flow.name },
+      item.id,
+    );
+    return `${error.message} Raise \`limits.maxStackDepth\` to allow more.`;
   }
   observe(
     turn,

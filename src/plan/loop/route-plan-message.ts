@@ -55,11 +55,19 @@ export async function routePlanMessage(
     observe(
       turn,
       'intent',
-      { source: 'plan', decision: answered ? 'answer' : 'unclear', itemId: plan.waiting.itemId },
+      {
+        source: 'plan',
+        decision: answered?.kind === 'answered' ? 'answer' : 'unclear',
+        itemId: plan.waiting.itemId,
+      },
       plan.id,
     );
-    if (answered) setPlan(run, { ...plan, waiting: { ...plan.waiting, run: answered } });
-    else turn.replyParts.push({ text: `Please answer first. ${describeWaiting(plan.waiting.run)}` });
+    if (answered?.kind === 'answered')
+      setPlan(run, { ...plan, waiting: { ...plan.waiting, run: answered.run } });
+    else
+      turn.replyParts.push({
+        text: `${answered ? answered.reply : 'Please answer first.'} ${describeWaiting(plan.waiting.run)}`,
+      });
     return true;
   }
   const { refinement, problem } = await decideRefinement({ ...planModelContext(runtime), plan });

@@ -83,7 +83,7 @@ async function runItemSteps(run: PlanRun, item: TodoItem): Promise<ItemResult> {
       ...(started.stepType === 'tool' ? { requiredTools: started.requiredTools } : {}),
       ...(resume ? { resume } : {}),
     });
-    recordLoopEvents(turn, started.id, execution.events);
+    recordLoopEvents(turn, started.id, execution.events, run.batch.redact);
     turn.snapshot.scratchpad = execution.scratchpad;
     const applied = applyExecution(execution, { place: 'item', flow, intent: definition.intent });
     commitDialogue(turn, applied.state);

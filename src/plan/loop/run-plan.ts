@@ -206,7 +206,7 @@ async function extendPlan(run: PlanRun): Promise<boolean> {
   if (problem) observe(run.turn, 'error', { phase: 'plan-review', message: problem }, run.plan.id);
   if (review.decision === 'finish') return false;
   if (run.plan.rounds >= run.settings.maxRounds) {
-    const message = `The plan may add work at most ${run.settings.maxRounds} times; it finishes now.`;
+    const message = `The plan may add work at most ${run.settings.maxRounds} times; it finishes now. To allow more, raise \`plan.maxRounds\`.`;
     observe(run.turn, 'error', { phase: 'plan-review', message }, run.plan.id);
     return false;
   }
@@ -244,7 +244,7 @@ async function finishPlan(run: PlanRun): Promise<PlanStep> {
 function pausePlan(run: PlanRun): PlanStep {
   const progress = planProgress(run.plan.items);
   run.turn.replyParts.push({
-    text: `Progress on "${run.plan.title}": ${progress.completed} of ${progress.total} steps done. Send "continue" to go on, or tell me what to change.`,
+    text: `Progress on "${run.plan.title}": ${progress.completed} of ${progress.total} steps done (a turn runs at most ${run.limits.maxFlowsPerTurn}: \`limits.maxFlowsPerTurn\`). Send "continue" to go on, or tell me what to change.`,
   });
   return 'stop';
 }

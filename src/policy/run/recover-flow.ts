@@ -3,10 +3,11 @@
  * retry · push an Internal flow to gather context · contemplate (fallback or plan) · escalate; and the
  * fallback protocol shared by contemplate and hard-coded fallbacks.
  */
-import type { FlowDefinition } from '../../flow/index.js';
+import { StackDepthError } from '../../errors/index.js';
+import { type FlowDefinition, transitionDialogue } from '../../flow/index.js';
 import { contemplate } from '../../nlu/index.js';
 import type { FlowInstance } from '../../spec/index.js';
-import { observe, update } from '../../turn/index.js';
+import { commitDialogue, dialogueOf, observe, update } from '../../turn/index.js';
 import { type RecoveryReason, recover } from '../index.js';
 import { type LoopContext, nextId } from './flow-loop-context.js';
 
@@ -44,7 +45,27 @@ export async function recoverFlow(
         internal.create({ id: nextId(loop, 'flow') }),
         current.slots,
       ).flow;
-      update(turn, { type: 'push', flow: { ...gather, returnTo: flow.id } });
+      const maxDepth = options.limits.maxStackDepth;
+      try {
+        commitDialogue(
+          turn,
+          transitionDialogue(
+            dialogueOf(turn.snapshot),
+            { type: 'push', flow: { ...gather, returnTo: flow.id } },
+            { maxDepth },
+          ),
+        );
+      } catch (error) {
+        // No room on the stack to gather context: the refusal is on record, and recovery takes its next step.
+        if (!StackDepthError.isInstance(error)) throw error;
+        observe(
+          turn,
+          'error',
+          { phase: 'recovery', ...error.toJSON(), maxDepth, flow: gather.name },
+          flow.id,
+        );
+        return recoverFlow(loop, flow, definition, reason);
+      }
       update(turn, { type: 'set-flags', flags: { keepGoing: true } });
       observe(
         turn,

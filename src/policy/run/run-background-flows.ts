@@ -107,7 +107,9 @@ async function runBackgroundFlow(background: BackgroundRun, flow: FlowInstance):
   const state = { ...createDialogueState(), stack: [flow] };
   let status: FlowStatus = 'invalid';
   try {
-    const execution = await executeFlow(executionOptions(options, { state, flow, scratchpad }));
+    // What a background flow's model writes is not the reply the user waits for: it is not streamed live.
+    const { onEvent: _live, ...execute } = executionOptions(options, { state, flow, scratchpad });
+    const execution = await executeFlow(execute);
     results.set(flow.id, { execution, start: scratchpad });
     if (execution.kind === 'completed') status = 'completed';
   } catch (error) {
@@ -150,7 +152,7 @@ function applyBackgroundResult(input: {
     return;
   }
   const execution = result.execution as FlowExecution;
-  recordLoopEvents(turn, flow.id, execution.events);
+  recordLoopEvents(turn, flow.id, execution.events, options.batch.redact);
   const before = new Map(result.start.map((e) => [e.key, e.text]));
   for (const entry of execution.scratchpad)
     if (before.get(entry.key) !== entry.text)

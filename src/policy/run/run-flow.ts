@@ -81,7 +81,7 @@ async function carryOut(
   const { turn, options } = loop;
   // A flow with no registered policy is refused by check 2 before anything needs its definition.
   const definition = options.flows.get(flow.name) as FlowDefinition;
-  recordLoopEvents(turn, flow.id, execution.events);
+  recordLoopEvents(turn, flow.id, execution.events, options.batch.redact);
   turn.snapshot.scratchpad = execution.scratchpad;
   const applied = applyExecution(execution, { place: 'flow', flow, intent: definition?.intent });
   commitDialogue(turn, applied.state);
@@ -132,6 +132,7 @@ async function carryOut(
             ? { approvalTtlMs: options.limits.approvalTtlMs }
             : {}),
           ...(carried ? { answered: carried.answered } : {}),
+          tools: options.tools,
         });
         return keepWaiting(turn, run);
       }

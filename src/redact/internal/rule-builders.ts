@@ -47,6 +47,8 @@ const keyValueStop = /[^"'\\ \t:=>]/g;
 
 const equalsRun: Continuation = { type: 'run', pattern: new RegExp(`[^${equalsStops}]*`, 'y'), hold: 0 };
 const colonRun: Continuation = { type: 'run', pattern: new RegExp(`[^${colonStops}]*`, 'y'), hold: 0 };
+/** A list value, to its closing bracket (lists of lists are cut at the first `]`) or the line end. */
+const listRun: Continuation = { type: 'run', pattern: /[^\]\r\n]*(?<done>\])?/y, hold: 0 };
 
 /** What varies between the key-value rules. */
 export interface KeyValueRuleOptions {
@@ -77,18 +79,40 @@ export function keyValueRule(options: KeyValueRuleOptions): SecretRule {
   return {
     kind: options.kind,
     triggers: options.keywords,
-    head: new RegExp(`${keep}${valueGuard}${options.valueCheck ?? ''}`, 'iy'),
+    // `list` notes a value that opens a list (`"passwords": ["a", "b"]`): all of it goes, up to `]`.
+    head: new RegExp(`${keep}${valueGuard}${options.valueCheck ?? ''}(?:(?=(?<list>\\[))|)`, 'iy'),
     window: Math.max(...options.keywords.map((keyword) => keyword.length)) + 40 + stopTail,
     stop: keyValueStop,
     stopTail,
     delegate: options.delegate ?? true,
+    reject: isProse,
     continueWith: (match) => {
       const quote = match.groups?.q;
       if (quote) return { type: 'quoted', quote };
+      if (match.groups?.list !== undefined) return listRun;
       if (options.unquoted) return options.unquoted;
       return match.groups?.sep === ':' ? colonRun : equalsRun;
     },
   };
+}
+
+/** Words that make what follows a noun of a sentence: "the secret: …", "an api-key: …". */
+const articleBefore = /(?:^|[^A-Za-z0-9_])(?:the|a|an|this|that|no|each|every|any)[ \t]+$/i;
+/** A value of plain lower-case words to the line end (as far as the head read). */
+const plainWords = /^[a-z][a-z ,.;!?]*(?:[\r\n]|$)/;
+
+/**
+ * "The secret: santa", "the api-key: field is required": a key named in a sentence, after an article,
+ * with plain lower-case words for a value, is prose, not a setting. A value with a digit, a capital or
+ * a symbol, a quoted one, or a key at the start of a line (YAML, headers) is still a secret.
+ */
+function isProse(found: { match: RegExpExecArray; slice: string; before: string }): boolean {
+  const groups = found.match.groups ?? {};
+  if (groups.sep !== ':' || groups.kq || groups.q) return false;
+  // The candidate is the keyword; a key may carry a prefix (`x-` of `x-api-key`), which is skipped.
+  const beforeKey = found.before.replace(/[A-Za-z0-9_-]*$/, '');
+  if (!articleBefore.test(beforeKey)) return false;
+  return plainWords.test(found.slice.slice(found.match[0].length));
 }
 
 /**

@@ -11,11 +11,16 @@ export interface ScanState {
   continuation: ActiveContinuation | undefined;
   /** The last character emitted (a marker ends with `]`), or -1; token rules look at it. */
   lastChar: number;
+  /** The last characters emitted (at most `recentLength`), which a rule's `reject` reads as context. */
+  recent: string;
 }
+
+/** How much emitted text a rule may look back at. */
+const recentLength = 48;
 
 /** The state of a text not yet started. */
 export function createScanState(): ScanState {
-  return { continuation: undefined, lastChar: -1 };
+  return { continuation: undefined, lastChar: -1, recent: '' };
 }
 
 /** What one call of {@link scanSecrets} decided. */
@@ -59,6 +64,7 @@ export function scanSecrets(
     if (end <= pos) return;
     parts.push(text.slice(pos, end));
     state.lastChar = text.charCodeAt(end - 1);
+    state.recent = (state.recent + text.slice(Math.max(pos, end - recentLength), end)).slice(-recentLength);
   };
   const continueUntilDone = (): boolean => {
     if (state.continuation === undefined) return true;
@@ -85,7 +91,9 @@ export function scanSecrets(
     const candidate = found.index;
     const previous = candidate === pos ? state.lastChar : text.charCodeAt(candidate - 1);
     const rules = scanner.rules.get(found[0].toLowerCase());
-    const decision = decideAt(scanner, rules, text, candidate, previous, final, stops);
+    const before = (): string =>
+      (state.recent + text.slice(Math.max(pos, candidate - recentLength), candidate)).slice(-recentLength);
+    const decision = decideAt(scanner, rules, { text, at: candidate, previous, final, stops, before });
     if (decision === undefined) {
       from = candidate + 1;
       continue;
@@ -95,8 +103,10 @@ export function scanSecrets(
       return { output: parts.join(''), consumed: candidate, need: decision.need, wake: decision.wake };
     }
     emitUntil(decision.keepEnd);
-    parts.push(formatRedactionMarker(decision.kind));
+    const marker = formatRedactionMarker(decision.kind);
+    parts.push(marker);
     state.lastChar = closingBracket;
+    state.recent = (state.recent + marker).slice(-recentLength);
     pos = decision.end;
     if (decision.continuation !== undefined) {
       state.continuation = { spec: decision.continuation, escaped: false };
@@ -106,17 +116,26 @@ export function scanSecrets(
   }
 }
 
+/** Where a candidate is decided: the text, the position and what precedes it. */
+interface Place {
+  readonly text: string;
+  readonly at: number;
+  /** The character before `at` as emitted, or -1. */
+  readonly previous: number;
+  readonly final: boolean;
+  readonly stops: Map<RegExp, StopMemo>;
+  /** Up to `recentLength` characters before `at`, as emitted (read only by a rule's `reject`). */
+  readonly before: () => string;
+}
+
 /** The first rule that matches at `at`, `undefined` for none, or a `Wait` when the slice is incomplete. */
 function decideAt(
   scanner: SecretScanner,
   rules: readonly CandidateRule[] | undefined,
-  text: string,
-  at: number,
-  previous: number,
-  final: boolean,
-  stops: Map<RegExp, StopMemo>,
+  place: Place,
 ): Match | Wait | undefined {
   if (rules === undefined) return undefined;
+  const { text, at, previous, final, stops } = place;
   for (const { rule, triggerLength } of rules) {
     if (rule.boundary === true && isTokenChar(previous)) continue;
     let end = at + rule.window;
@@ -133,8 +152,10 @@ function decideAt(
       end = text.length;
     }
     rule.head.lastIndex = 0;
-    const match = rule.head.exec(text.slice(at, end));
+    const slice = text.slice(at, end);
+    const match = rule.head.exec(slice);
     if (match === null) continue;
+    if (rule.reject?.({ match, slice, before: place.before() })) continue;
     const keepEnd = at + (match.groups?.keep?.length ?? 0);
     if (rule.delegate === true && keepEnd > at) {
       const delegated = delegateAt(scanner, text, keepEnd, final, stops);
@@ -160,7 +181,8 @@ function delegateAt(
   const found = scanner.triggerAt.exec(text);
   if (found === null) return undefined;
   const rules = scanner.delegateTargets.get(found[0].toLowerCase());
-  return decideAt(scanner, rules, text, at, text.charCodeAt(at - 1), final, stops);
+  const previous = text.charCodeAt(at - 1);
+  return decideAt(scanner, rules, { text, at, previous, final, stops, before: () => '' });
 }
 
 /** The first position from `from` on where a trigger may be starting (see below), else the length. */

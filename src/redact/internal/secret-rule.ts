@@ -38,6 +38,11 @@ export interface SecretRule {
   readonly delegate?: boolean;
   /** A self-identifying token that a key-value rule may hand its value to. */
   readonly delegateTarget?: boolean;
+  /**
+   * Refuses a match the head made, from its context: `slice` is what the head read, `before` up to 48
+   * characters of text before the candidate (as emitted, so a stream decides as the whole text does).
+   */
+  readonly reject?: (found: { match: RegExpExecArray; slice: string; before: string }) => boolean;
   /** What consumes the rest of the secret after the head (none: the head is the whole secret). */
   readonly continueWith?: (match: RegExpExecArray) => Continuation | undefined;
 }

@@ -24,7 +24,8 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
       threadId,
       principal,
       created: access === 'absent',
-      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) =>
+        context.turns.send({ threadId, text: body.value.text, principal, signal, ...liveDeltas(c.req.raw) }),
     });
   });
 
@@ -50,6 +51,7 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
           feedback: body.value.feedback,
           principal,
           signal,
+          ...liveDeltas(c.req.raw),
         }),
     });
   });
@@ -87,6 +89,11 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
       return threadNotFound(threadId);
     return c.json({ threadId, cancelled: context.runner.cancel(threadId) });
   });
+}
+
+/** A client that reads the turn as server-sent events gets the reply as it is written (its model calls stream). */
+function liveDeltas(request: Request): { stream?: true } {
+  return (request.headers.get('accept') ?? '').includes('text/event-stream') ? { stream: true } : {};
 }
 
 function notImplemented(capability: string, what: string): Response {

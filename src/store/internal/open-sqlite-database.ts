@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../store-error.js';
@@ -23,7 +23,7 @@ export interface OpenSqliteOptions {
  */
 export function openSqliteDatabase(options: OpenSqliteOptions): Database.Database {
   const inMemory = options.path === ':memory:' || options.path === '';
-  if (!inMemory) mkdirSync(dirname(resolve(options.path)), { recursive: true });
+  if (!inMemory) createPrivately(options.path);
   const db = new Database(options.path, { timeout: options.busyTimeoutMs });
   try {
     db.pragma('journal_mode = WAL');
@@ -62,4 +62,23 @@ export function openSqliteDatabase(options: OpenSqliteOptions): Database.Databas
     db.close();
     throw error;
   }
+}
+
+/**
+ * The database holds conversations: folders flowstack creates for it are 0700 and a file it creates is
+ * 0600, so that other users of the machine cannot read it (SQLite gives the -wal and -shm files the
+ * database file's mode). A folder or file that already exists keeps the mode its owner chose.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(resolve(path)), { recursive: true, mode: 0o700 });
+  let created: number;
+  try {
+    created = openSync(path, 'wx', 0o600);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return;
+    throw error;
+  }
+  closeSync(created);
+  // The mode given to open is narrowed by the umask, never widened: set it exactly.
+  chmodSync(path, 0o600);
 }

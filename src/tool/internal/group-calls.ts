@@ -1,8 +1,9 @@
 /**
  * Splits a step's calls into groups that run one after another; the calls inside a group run
  * concurrently. Consecutive calls with the same explicit `parallelGroup` form a group (the model asked
- * for it, e.g. a `<parallel>` block); so do consecutive ungrouped calls whose tools all allow it
- * (`parallel: true`) or that name no known tool (they fail without running anything). A call to a tool
+ * for it, e.g. a `<parallel>` block); so do consecutive ungrouped calls whose tools do not forbid it
+ * (`parallel` is not `false`; docs/decisions/0063) or that name no known tool (they fail without running
+ * anything). A call to a tool
  * that changes files (`touches`) always runs alone, whatever the model asked: its snapshot must be of the
  * files before it, not of a sibling's half-done work. Every other call is a group of its own. Groups
  * hold call indices.
@@ -18,7 +19,7 @@ export function groupCalls(calls: readonly ToolCallRequest[], tools: ToolSet): n
     const tool = tools.get(call.toolName);
     if (tool?.touches) key = undefined;
     else if (call.parallelGroup !== undefined) key = `group:${call.parallelGroup}`;
-    else if (!tool || tool.parallel === true) key = 'step';
+    else if (tool?.parallel !== false) key = 'step';
     const last = groups.at(-1);
     if (last && key !== undefined && key === lastKey) last.push(index);
     else groups.push([index]);

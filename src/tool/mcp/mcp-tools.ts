@@ -6,7 +6,7 @@
  * failure result, and a server that died is restarted on the next call.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolCallError, ToolSourceError } from '../../errors/index.js';
+import { messageOfThrown, ToolCallError, ToolSourceError } from '../../errors/index.js';
 import type { JsonSchema } from '../../spec/index.js';
 import { checkToolSpec } from '../internal/check-tool-spec.js';
 import { toolDefaults } from '../tool-defaults.js';
@@ -215,5 +215,5 @@ function localName(mcpName: string, prefix: string): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOfThrown(error);
 }

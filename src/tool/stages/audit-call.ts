@@ -1,3 +1,4 @@
+import { messageOfThrown } from '../../errors/index.js';
 import type { AuditRecord, StateStore, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import type { ToolCallState } from '../tool-call-state.js';
@@ -42,7 +43,7 @@ async function writeAuditStart(
     state.audit = { id, startedAt };
     return undefined;
   } catch (error) {
-    const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
+    const detail = batch.redact.text(messageOfThrown(error));
     return errorResult(
       state,
       'server_error',

@@ -1,4 +1,4 @@
-import { ToolCallError } from '../../errors/index.js';
+import { describeThrown, readThrownField, ToolCallError } from '../../errors/index.js';
 import type { FeedbackSchema, ToolCallResult, ToolErrorCategory } from '../../spec/index.js';
 import { runWithinDeadline, stableHash, type WorkAbort } from '../../util/index.js';
 import { isToolSuspension } from '../suspend-tool-call.js';
@@ -69,7 +69,9 @@ async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAb
     abort,
     batch.runScope,
   );
-  const execute = async () => tool.execute(state.input, context);
+  // A tool with its own parser gets the parser's output; validation always ran before execution.
+  const input = 'toolInput' in state ? state.toolInput : state.input;
+  const execute = async () => tool.execute(input, context);
   const observe = batch.observeExecution;
   return observe ? observe({ tool, input: state.input, callId: request.callId }, execute) : execute();
 }
@@ -86,7 +88,7 @@ function resultOf(state: ToolCallState, output: unknown): ToolCallResult {
 const categories = new Set<string>(Object.keys(retryableByDefault));
 
 function thrownResult(state: ToolCallState, error: unknown): ToolCallResult {
-  if (ToolCallError.isInstance(error)) {
+  if (isToolCallError(error)) {
     state.retryAfterMs = error.retryAfterMs;
     return errorResult(
       state,
@@ -95,10 +97,18 @@ function thrownResult(state: ToolCallState, error: unknown): ToolCallResult {
       error.retryable ?? retryableByDefault[error.category],
     );
   }
-  const category = (error as { category?: unknown } | null)?.category;
+  // Anything may be thrown; reading it must not throw a second time (describeThrown never does).
+  const category = readThrownField(error, 'category');
   const known = typeof category === 'string' && categories.has(category);
-  const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
-  return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', message);
+  return errorResult(state, known ? (category as ToolErrorCategory) : 'server_error', describeThrown(error));
+}
+
+function isToolCallError(error: unknown): error is ToolCallError {
+  try {
+    return ToolCallError.isInstance(error);
+  } catch {
+    return false;
+  }
 }
 
 /** A call whose tool waits for a human's answer; whoever resumes it completes it with that answer. */

@@ -1,3 +1,4 @@
+import { messageOfThrown } from '../../errors/index.js';
 import type { RateLimitDecision, RateLimitSpec, ToolCallResult } from '../../spec/index.js';
 import { createMemoryRateLimiter } from '../create-memory-rate-limiter.js';
 import type { ToolBatchContext } from '../tool-batch-context.js';
@@ -39,7 +40,7 @@ async function consumeLimits(
     try {
       decision = await limiter.consume({ key, limit: limit.limit, windowMs: limit.windowMs, now });
     } catch (error) {
-      const detail = batch.redact.text(error instanceof Error ? error.message : String(error));
+      const detail = batch.redact.text(messageOfThrown(error));
       return errorResult(
         state,
         'rate_limit',

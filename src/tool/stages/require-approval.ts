@@ -1,3 +1,4 @@
+import { messageOfThrown } from '../../errors/index.js';
 import type { ApprovalState, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
@@ -34,11 +35,12 @@ async function askForApproval(state: ToolCallState): Promise<ToolCallResult | un
         argsHash,
         callId: state.request.callId,
         toolName: state.tool?.name ?? state.request.toolName,
+        input: state.input,
         grounds: [...grounds],
         reason,
       });
     } catch (error) {
-      const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+      const detail = state.batch.redact.text(messageOfThrown(error));
       return errorResult(
         state,
         'server_error',

@@ -5,7 +5,7 @@ import {
   selectTouchedPaths,
   takeFileSnapshot,
 } from '../../consistency/index.js';
-import { FileSnapshotError } from '../../errors/index.js';
+import { FileSnapshotError, messageOfThrown } from '../../errors/index.js';
 import type { FileSnapshotRecord, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import type { ToolDefinition } from '../tool-definition.js';
@@ -51,7 +51,7 @@ async function takeSnapshot(
     return undefined;
   } catch (error) {
     const refused = FileSnapshotError.isInstance(error) && error.reason !== 'corrupt';
-    const detail = state.batch.redact.text(error instanceof Error ? error.message : String(error));
+    const detail = state.batch.redact.text(messageOfThrown(error));
     return errorResult(
       state,
       refused ? 'validation_error' : 'server_error',

@@ -6,7 +6,7 @@
  */
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { ToolSourceError } from '../../../errors/index.js';
+import { messageOfThrown, ToolSourceError } from '../../../errors/index.js';
 import type { McpToolsOptions } from '../mcp-server-options.js';
 
 export interface McpConnectionStatus {
@@ -131,5 +131,5 @@ function describeTarget(options: McpToolsOptions): string {
 }
 
 function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+  return messageOfThrown(error);
 }

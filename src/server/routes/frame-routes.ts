@@ -1,0 +1,52 @@
+/**
+ * Display frames' further pages: a frame keeps its first page of rows and a `tableId`; the rest of the
+ * rows are stored with the thread and read here one page at a time, page 1 being the frame's own.
+ */
+import type { Hono } from 'hono';
+import { defaultFramePageRows, readTablePage } from '../../respond/index.js';
+import { problem, problemResponse } from '../problem-details.js';
+import type { ServerContext, ServerEnv } from '../server-types.js';
+import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+
+export function registerFrameRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
+  app.get('/v1/threads/:threadId/frames/:tableId', async (c) => {
+    const threadId = c.req.param('threadId');
+    const invalid = checkThreadId(threadId);
+    if (invalid) return invalid;
+    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
+      return threadNotFound(threadId);
+    const pageText = c.req.query('page') ?? '1';
+    const page = Number(pageText);
+    if (!Number.isInteger(page) || page < 1)
+      return problemResponse(problem(400, 'invalid_page', 'page must be a whole number from 1.'));
+    const tableId = c.req.param('tableId');
+    const table = await readTablePage({
+      store: context.agent.store,
+      threadId,
+      tableId,
+      offset: (page - 1) * defaultFramePageRows,
+      limit: defaultFramePageRows,
+    });
+    if (!table)
+      return problemResponse(
+        problem(404, 'frame_not_found', `Thread '${threadId}' has no stored table '${tableId}'.`),
+      );
+    const pages = Math.max(1, Math.ceil(table.totalRows / defaultFramePageRows));
+    if (page > pages)
+      return problemResponse(
+        problem(
+          400,
+          'invalid_page',
+          `Table '${tableId}' has ${pages} pages of ${defaultFramePageRows} rows.`,
+        ),
+      );
+    return c.json({
+      tableId,
+      page,
+      pages,
+      pageRows: defaultFramePageRows,
+      totalRows: table.totalRows,
+      rows: table.rows,
+    });
+  });
+}
