@@ -8,7 +8,7 @@
  * the transcript) is taken from a response before it is complete.
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
+import type { StopReason, WithinOutcome } from './await-within.js';
 import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
 import { describeUnparseable } from './describe-unparseable.js';
 import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';

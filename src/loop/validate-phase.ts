@@ -8,7 +8,7 @@
  */
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
-import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
+import type { StopReason, WithinOutcome } from './await-within.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
   emit,
