@@ -64,6 +64,8 @@ export async function createOperationsExample(
     name: 'filesystem',
     prefix: 'fs_',
     include: filesystemToolNames,
+    // The official filesystem server, installed from npm and pinned: its annotations are believed.
+    trust: 'trusted',
     // Logs hold what outsiders wrote: a file's text is untrusted input.
     overrides: { read_text_file: { receivesUntrustedInput: true } },
   });

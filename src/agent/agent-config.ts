@@ -4,11 +4,13 @@
  * services a turn uses (store, observation bus, thread lease, tool pipeline) made once per agent.
  */
 
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { DelegationContext } from '../a2a/index.js';
 import { createA2AClientPool, createDelegateToAgentTool, defaultA2ADelegationLimits } from '../a2a/index.js';
 import { createFileSnapshotService, type FileSnapshotService } from '../consistency/index.js';
 import { ConfigurationError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
+import { toRuntimeModel } from '../model/index.js';
 import { createObservationBus, type ObservationBus } from '../observe/index.js';
 import {
   defaultPlanOptions,
@@ -46,6 +48,8 @@ const defaultPersona =
 /** What every turn of one agent runs with; made once by `createAgent`. */
 export interface AgentConfig {
   readonly options: AgentOptions;
+  /** The agent's model, its version checked (v3 or v4), as the runtime calls it. */
+  readonly model: LanguageModelV3;
   readonly store: StateStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
@@ -77,6 +81,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
   const ownPlanFlow = options.flows.some((f) => f.intent === 'plan');
   const planning = options.plan === undefined ? ownPlanFlow : options.plan !== false;
   assertAgentOptions(options, planning);
+  const model = toRuntimeModel(options.model);
   const store = options.store ?? createSqliteStore();
   const clock = options.clock ?? systemClock;
   const ids = options.ids ?? randomIdGenerator;
@@ -102,6 +107,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
   const files = createFileSnapshotService(options.files);
   return Object.freeze({
     options,
+    model,
     store,
     clock,
     ids,
@@ -125,7 +131,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
       rateLimiter: createMemoryRateLimiter({ clock }),
       resultCache: createMemorySimulationCache({ clock }),
       simulate: createModelSimulator({
-        model: options.model,
+        model,
         cache: createMemorySimulationCache({ clock }),
         redact: redact.text,
       }),

@@ -2,10 +2,10 @@
  * The agent's public types: how it is configured and what a turn returns.
  */
 
-import type { LanguageModelV3 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
 import type { AgentFileOptions, FileSnapshotSweep, RollbackOptions } from '../consistency/index.js';
+import type { SupportedLanguageModel } from '../model/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import type { SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
@@ -28,7 +28,11 @@ export type {
 export type { TurnStreamPart } from './turn-stream-part.js';
 
 export interface AgentOptions {
-  model: LanguageModelV3;
+  /**
+   * An AI SDK language model: specification v3 (AI SDK 6, `@ai-sdk/*` 3.x) or v4 (AI SDK 7). Any other
+   * version is a `ConfigurationError` naming it and what to install.
+   */
+  model: SupportedLanguageModel;
   flows: readonly FlowSpec[];
   tools?: readonly ToolDefinition[];
   /** Where threads live. Defaults to SQLite at `.flowstack/flowstack.db`. */

@@ -6,6 +6,7 @@
  * `checkPlanOptions`); this file checks the names around them.
  */
 import { ConfigurationError } from '../errors/index.js';
+import { checkModelVersion } from '../model/index.js';
 import { checkExecutionOptions, checkPlanOptions, type ExecutionEffects } from '../plan/index.js';
 import { defaultBounds, type ExecutionOptions } from '../spec/index.js';
 import type { AgentOptions } from './agent-types.js';
@@ -57,6 +58,7 @@ export function assertAgentOptions(options: AgentOptions, planning: boolean): vo
   const a2aLimit = (key: string) => Object.hasOwn(defaultBounds.a2a, key);
   const problems = [
     ...unknownNames(options, (key) => Object.hasOwn(agentOptionNames, key), ''),
+    ...[checkModelVersion(options.model)].filter((p): p is string => p !== undefined),
     ...unknownNames(limits, limit, 'limits.'),
     ...notCounts(limits, limit, 'limits.'),
     ...(options.execution !== undefined

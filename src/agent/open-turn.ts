@@ -24,6 +24,7 @@ import {
   commitTurn,
   createTurnRecord,
   type LoadedThread,
+  openThreadTaint,
   type RunFlowsOptions,
   readRecentMessages,
   type TurnState,
@@ -70,7 +71,7 @@ export async function openTurn(
   loaded: LoadedThread,
   input: TurnInput & { turnId: string; telemetry: TurnTelemetry },
 ): Promise<OpenTurn> {
-  const { store, clock, limits, bus, options } = config;
+  const { store, clock, limits, bus } = config;
   const turn = createTurnRecord({
     threadId: request.threadId,
     turnId: input.turnId,
@@ -89,6 +90,8 @@ export async function openTurn(
   );
   recent.splice(0, recent.length - (limits.recentMessages - 1));
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
+  // Untrusted content earlier turns brought in and this turn's context still holds taints it from the start.
+  openThreadTaint(turn, recent);
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
     ...(interrupted ? { interrupted } : {}),
@@ -98,7 +101,7 @@ export async function openTurn(
   // What the saved part of the turn said is said again: the replay does not redo that work.
   if (interrupted?.replyParts) turn.replyParts.push(...interrupted.replyParts);
   const recorder = recordModelCalls({
-    model: options.model,
+    model: config.model,
     store,
     threadId: turn.threadId,
     turnId: turn.turnId,
@@ -176,6 +179,8 @@ function runFlowsOptions(
       observeExecution: parts.telemetry.observeTool,
       // A turn begun here under a new id has no journal rows but its own: its calls skip the read.
       freshJournal: parts.fresh ? createFreshJournal(turn.turnId) : undefined,
+      // One taint state for every skill run of the turn, seeded from the thread's (turn/thread-taint.ts).
+      ...(turn.taint ? { taint: turn.taint.state } : {}),
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
     },

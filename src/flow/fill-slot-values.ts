@@ -6,6 +6,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { callModel } from '../loop/index.js';
 import { composePrompt, describePreferences } from '../memory/index.js';
+import { readSlotPairs, slotPairsSchema } from '../model/index.js';
 import type { FlowInstance, FlowSpec, ScratchpadEntry, SlotSpec } from '../spec/index.js';
 import { checkSlotValue, hasValue } from './slot-values.js';
 
@@ -46,7 +47,7 @@ export async function fillSlotValues(
     `Empty slots:\n${empty.map(describeSlot).join('\n')}\n` +
     (memory.length > 0 ? `Memory:\n${memory.join('\n')}\n` : '') +
     'Use only values the user stated or memory holds; leave out a slot you cannot fill. ' +
-    'Answer with JSON only: {"slots": {"<slot>": <value>}}.';
+    'Answer with JSON only: {"slots": [{"name": "<slot>", "value": <value>}]}.';
   const response = await callModel({
     model: options.model,
     prompt: [
@@ -58,7 +59,13 @@ export async function fillSlotValues(
     responseFormat: {
       type: 'json',
       name: 'slots',
-      schema: { type: 'object', properties: { slots: { type: 'object' } }, required: ['slots'] },
+      // Strict under every provider (ADR 0058): the empty slots as name/value pairs.
+      schema: {
+        type: 'object',
+        properties: { slots: slotPairsSchema(empty.map((s) => s.name)) },
+        required: ['slots'],
+        additionalProperties: false,
+      },
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -88,9 +95,7 @@ function describeSlot(slot: SlotSpec): string {
 function parseSlots(text: string): Record<string, unknown> {
   try {
     const value = JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as { slots?: unknown };
-    return value.slots && typeof value.slots === 'object' && !Array.isArray(value.slots)
-      ? (value.slots as Record<string, unknown>)
-      : {};
+    return readSlotPairs(value.slots);
   } catch {
     return {};
   }

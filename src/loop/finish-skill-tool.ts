@@ -3,6 +3,8 @@
  * terminal tool rather than free-form JSON because tool arguments are schema-checked by the provider
  * and by us, arrive separate from prose, and work with every tool-calling model; a plain text answer
  * with no tool call is also accepted as success (docs/decisions/0002-skill-outcome-terminal-tool.md).
+ * `message` is the reply the user reads, for every outcome; `data` is the structured result for the
+ * display frame (docs/decisions/0059-the-reply-is-written-for-the-user.md).
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import { z } from 'zod';
@@ -14,6 +16,7 @@ export const finishSkillToolName = 'finish_skill';
 const finishInput = z.discriminatedUnion('outcome', [
   z.object({
     outcome: z.literal('success'),
+    message: z.string().optional(),
     data: z.unknown().optional(),
     summary: z.string().optional(),
     scratchpadEntries: z.array(z.string()).max(5).optional(),
@@ -31,18 +34,25 @@ export const finishSkillTool: LanguageModelV3FunctionTool = {
   type: 'function',
   name: finishSkillToolName,
   description:
-    'Call once when the task is done or cannot be done. outcome "success" with the result in data (and a one-line summary); ' +
-    '"failure" with a message saying what failed; "uncertain" with the reason when you need the user to clarify.',
+    'Call once when the task is done or cannot be done. outcome "success" with message, the reply the user reads ' +
+    '(plain words, never JSON), and any structured result in data; "failure" with a message saying what failed; ' +
+    '"uncertain" with the reason (a question for the user) when you need the user to clarify.',
   inputSchema: {
     type: 'object',
     properties: {
       outcome: { type: 'string', enum: ['success', 'failure', 'uncertain'] },
-      data: {},
-      summary: { type: 'string' },
+      message: {
+        type: 'string',
+        description:
+          'The reply the user reads, in plain words: for "success" the answer itself, for "failure" what failed.',
+      },
+      data: {
+        description: 'The structured result, shown beside the reply (tables, records); not read aloud.',
+      },
+      summary: { type: 'string', description: 'A one-line summary for later steps.' },
       scratchpadEntries: { type: 'array', items: { type: 'string' }, maxItems: 5 },
-      message: { type: 'string' },
       partialData: {},
-      reason: { type: 'string' },
+      reason: { type: 'string', description: 'For "uncertain": the question the user must answer.' },
       context: { type: 'object' },
     },
     required: ['outcome'],
@@ -68,10 +78,24 @@ export function parseFinishSkill(
   }
   const value = parsed.data;
   if (value.outcome === 'success') {
-    const data = value.data ?? (value.summary !== undefined ? { summary: value.summary } : {});
+    // Models often put the answer in `summary` rather than `message`; either is the user's reply.
+    const message = nonEmpty(value.message) ?? nonEmpty(value.summary);
+    // With no data the words are the result, as with a plain text answer.
+    const data =
+      value.data ??
+      (value.summary !== undefined
+        ? { summary: value.summary }
+        : message !== undefined
+          ? { text: message }
+          : {});
     return {
       ok: true,
-      outcome: { outcome: 'success', data, scratchpadEntries: value.scratchpadEntries ?? [] },
+      outcome: {
+        outcome: 'success',
+        data,
+        ...(message !== undefined ? { message } : {}),
+        scratchpadEntries: value.scratchpadEntries ?? [],
+      },
     };
   }
   if (value.outcome === 'failure') {
@@ -86,4 +110,8 @@ export function parseFinishSkill(
     };
   }
   return { ok: true, outcome: { outcome: 'uncertain', reason: value.reason, context: value.context ?? {} } };
+}
+
+function nonEmpty(text: string | undefined): string | undefined {
+  return text !== undefined && text.trim() !== '' ? text.trim() : undefined;
 }

@@ -18,7 +18,9 @@ const verdictSchema = z.object({ pass: z.boolean(), issues: z.array(z.string()).
 const verdictJsonSchema: JSONSchema7 = {
   type: 'object',
   properties: { pass: { type: 'boolean' }, issues: { type: 'array', items: { type: 'string' } } },
-  required: ['pass'],
+  // Strict under every provider (ADR 0058): every key required, no others.
+  required: ['pass', 'issues'],
+  additionalProperties: false,
 };
 
 /** Asks the model whether the candidate meets the success criteria. */

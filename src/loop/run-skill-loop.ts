@@ -92,7 +92,12 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
       const text = response.text.trim();
       if (text === '') return modelFailure(run, new Error('The model answered with nothing.'));
       run.messages.push(assistantMessage({ text, toolCalls: [] }));
-      const decision = await finishPhase(run, { outcome: 'success', data: { text }, scratchpadEntries: [] });
+      const decision = await finishPhase(run, {
+        outcome: 'success',
+        data: { text },
+        message: text,
+        scratchpadEntries: [],
+      });
       if (decision.accept) return decision.outcome;
       run.messages.push(loopNote(decision.kind, decision.feedback));
       continue;

@@ -8,7 +8,7 @@ import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { callModel } from '../loop/index.js';
 import { composePrompt } from '../memory/index.js';
 import type { FlowSpec } from '../spec/index.js';
-import { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
+import { describeCatalog, parseFlowChoice, routableFlows, routeAnswerShape, routeSchema } from './catalog.js';
 import { noFlow } from './predict-flow.js';
 
 export type Contemplation =
@@ -39,7 +39,7 @@ export async function contemplate(options: {
     `The flow "${options.exclude}" could not finish: ${options.reason}\n` +
     'Choose a simpler flow that achieves part of what the user wants, a plan flow if the request needs several steps, ' +
     `or ${noFlow}.\n${describeCatalog(flows)}\n- ${noFlow}: nothing else fits.\n` +
-    'Answer with JSON only: {"flow": "<name>", "slots": {"<slot>": <value>}}.';
+    `Answer with JSON only: ${routeAnswerShape}.`;
   const response = await callModel({
     model: options.model,
     prompt: [
@@ -54,11 +54,7 @@ export async function contemplate(options: {
     responseFormat: {
       type: 'json',
       name: 'contemplation',
-      schema: {
-        type: 'object',
-        properties: { flow: { type: 'string', enum: names }, slots: { type: 'object' } },
-        required: ['flow'],
-      },
+      schema: routeSchema(names, flows),
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),

@@ -1,13 +1,14 @@
 /**
  * Flow prediction with the model's structured output over the flow catalog (phase `predict`). While a
  * question is pending, the choice `answer` means the message answers it. An answer that does not parse
- * or names no known flow routes to `none` rather than failing the turn.
+ * or names no known flow is asked again once, with the reason; a second such answer routes to `none`
+ * rather than failing the turn.
  */
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { callModel } from '../loop/index.js';
 import { composePrompt } from '../memory/index.js';
 import type { FlowSpec } from '../spec/index.js';
-import { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
+import { describeCatalog, parseFlowChoice, routableFlows, routeAnswerShape, routeSchema } from './catalog.js';
 import { type Route, strategyOf } from './fast-path.js';
 
 export const noFlow = 'none';
@@ -37,34 +38,46 @@ export async function predictFlow(options: PredictFlowOptions): Promise<Route> {
     (options.pendingQuestion
       ? `- ${answerFlow}: the message answers your pending question "${options.pendingQuestion}".\n`
       : '') +
-    'Answer with JSON only: {"flow": "<name>", "slots": {"<slot>": <value>}}.';
-  const response = await callModel({
-    model: options.model,
-    prompt: [
-      {
-        role: 'system',
-        content: composePrompt({
-          persona: options.persona ?? 'You route messages for an assistant.',
-          ...(options.domain ? { domain: options.domain } : {}),
-          task,
-        }),
-      },
-      ...options.context,
-    ],
-    phase: 'predict',
-    responseFormat: {
-      type: 'json',
-      name: 'route',
-      schema: {
-        type: 'object',
-        properties: { flow: { type: 'string', enum: choices }, slots: { type: 'object' } },
-        required: ['flow'],
-      },
+    `Answer with JSON only: ${routeAnswerShape}.`;
+  const prompt: LanguageModelV3Prompt = [
+    {
+      role: 'system',
+      content: composePrompt({
+        persona: options.persona ?? 'You route messages for an assistant.',
+        ...(options.domain ? { domain: options.domain } : {}),
+        task,
+      }),
     },
-    ...(options.stream ? { stream: true } : {}),
-    ...(options.signal ? { signal: options.signal } : {}),
-  });
-  const choice = parseFlowChoice(response.text, choices);
+    ...options.context,
+  ];
+  const ask = (messages: LanguageModelV3Prompt) =>
+    callModel({
+      model: options.model,
+      prompt: messages,
+      phase: 'predict',
+      responseFormat: { type: 'json', name: 'route', schema: routeSchema(choices, flows) },
+      ...(options.stream ? { stream: true } : {}),
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+  const first = await ask(prompt);
+  let choice = parseFlowChoice(first.text, choices);
+  if (!choice && first.text.trim() !== '') {
+    // A model not held to the schema may misspell a flow or answer in prose: one more try, told why.
+    const retry = await ask([
+      ...prompt,
+      { role: 'assistant', content: [{ type: 'text', text: first.text }] },
+      {
+        role: 'user',
+        content: [
+          {
+            type: 'text',
+            text: `That answer names no flow of the catalog. Answer with JSON only: ${routeAnswerShape}, where flow is one of: ${choices.join(', ')}.`,
+          },
+        ],
+      },
+    ]);
+    choice = parseFlowChoice(retry.text, choices);
+  }
   if (!choice) return { flow: noFlow, slots: {}, source: 'model' };
   const intent = flows.find((f) => f.name === choice.flow)?.intent;
   return { ...choice, source: 'model', ...(intent ? { strategy: strategyOf(intent) } : {}) };

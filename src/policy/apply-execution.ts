@@ -35,7 +35,7 @@ export type ExecutionEffect =
   /** The flow's result is not usable: it becomes Active again, without its result. */
   | { type: 'reopen' }
   /** The plan item ends, with the skill's data or why it failed. */
-  | { type: 'settle'; status: 'completed' | 'failed'; result: unknown }
+  | { type: 'settle'; status: 'completed' | 'failed'; result: unknown; message?: string }
   /** `recover()` decides what to do with a flow that could not finish. */
   | { type: 'recover'; reason: RecoveryReason }
   /** The run waits for people; its checkpoint is kept. */
@@ -139,7 +139,12 @@ function applyCompletedItem(
           status: 'failed',
           result: `The step ended without calling its required tools: ${validation.missing.join(', ')}.`,
         }
-      : { type: 'settle', status: 'completed', result: completed.outcome.data },
+      : {
+          type: 'settle',
+          status: 'completed',
+          result: completed.outcome.data,
+          ...(completed.outcome.message !== undefined ? { message: completed.outcome.message } : {}),
+        },
   );
 }
 

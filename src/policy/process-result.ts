@@ -2,10 +2,12 @@
  * PEX step 3, result processing by intent (seed 000): domain intents (read, prepare, transform,
  * schedule …) get a display frame; Converse writes its answer to the scratchpad (the reply is read
  * from it); Internal writes its findings to the scratchpad and never shows a frame or text; Plan writes
- * its summary to the scratchpad. A failure keeps its partial data in a frame with a warning.
+ * its summary to the scratchpad. A failure keeps its partial data in a frame with a warning. The reply
+ * is the skill's message, else the result's own text; structured data without either goes to a frame
+ * with a short sentence, never into the reply as JSON (ADR 0059).
  */
 import { coreIntents } from '../flow/index.js';
-import { type CreatedFrame, createDisplayFrame, describeResult } from '../respond/index.js';
+import { type CreatedFrame, createDisplayFrame, describeReply, describeResult } from '../respond/index.js';
 import type { FlowSpec, SkillOutcome } from '../spec/index.js';
 
 export interface ProcessedResult {
@@ -50,11 +52,25 @@ export function processResult(options: {
     });
     return frame ? { frame, text } : { text };
   }
-  const text = describeResult(outcome.data);
-  if (spec.intent === 'internal') return { scratchpadText: `${spec.name}: ${text}` };
-  if (spec.intent === 'converse' || spec.intent === 'plan') return { text, scratchpadText: text };
-  const frame = createDisplayFrame({ spec, data: outcome.data, nextTableId: options.nextTableId });
-  return frame ? { frame, text } : { text };
+  const reply = outcome.message ?? describeReply(outcome.data);
+  const notes = reply ?? describeResult(outcome.data);
+  if (spec.intent === 'internal') return { scratchpadText: `${spec.name}: ${notes}` };
+  const isCore = spec.intent === 'converse' || spec.intent === 'plan';
+  // A domain result always has its frame; a conversational one only when its data cannot be said.
+  const frame =
+    !isCore || reply === undefined
+      ? createDisplayFrame({ spec, data: outcome.data, nextTableId: options.nextTableId })
+      : undefined;
+  const text = reply ?? placeholderReply(frame);
+  const processed: ProcessedResult = frame ? { frame, text } : { text };
+  return isCore ? { ...processed, scratchpadText: notes } : processed;
+}
+
+/** What the reply says of a result that has no words of its own: it points at the frame. */
+function placeholderReply(frame: CreatedFrame | undefined): string {
+  if (!frame) return 'Done.';
+  const { displayType } = frame.frame;
+  return displayType === 'table' || displayType === 'chart' ? 'Here are the results.' : 'Here is the result.';
 }
 
 function withToolRows<T extends Extract<SkillOutcome, { outcome: 'success' | 'failure' }>>(

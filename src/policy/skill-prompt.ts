@@ -32,8 +32,9 @@ export function composeSkillPrompt(options: {
       : []),
     'Besides the flow tools you may read the conversation (context_coordinator), read and write session notes and ' +
       'read preferences (memory_manager), and read the slots of this and earlier flows (flow_stack).',
-    'When you are done, call finish_skill with outcome "success" and the result in data (rows in data.rows), ' +
-      'or "failure" / "uncertain" if you cannot finish.',
+    'When you are done, call finish_skill with outcome "success", the reply to the user in message (plain words, ' +
+      'never JSON) and any structured result in data (rows in data.rows); or "failure" with a message saying what ' +
+      'failed, or "uncertain" with the question the user must answer, if you cannot finish.',
   ].join('\n\n');
   const preferences = describePreferences(options.preferences);
   return composePrompt({

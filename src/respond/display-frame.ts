@@ -78,7 +78,23 @@ export function createDisplayFrame(options: {
   return { frame: { flow: spec.name, displayType: 'text', data: describeResult(data), ...base } };
 }
 
-/** The text of a skill's result: its `text`, `summary`, `message` or `answer` field, else short JSON. */
+/**
+ * The reply the user reads for a result with no message of its own: a string result, or its `text`,
+ * `summary`, `message` or `answer` field; `undefined` for structured data, which belongs in the frame
+ * and is never printed as JSON in the reply.
+ */
+export function describeReply(data: unknown): string | undefined {
+  if (typeof data === 'string') return data.trim() === '' ? undefined : data;
+  if (data && typeof data === 'object' && !Array.isArray(data)) {
+    const record = data as Record<string, unknown>;
+    for (const key of textKeys)
+      if (typeof record[key] === 'string' && (record[key] as string).trim() !== '')
+        return record[key] as string;
+  }
+  return undefined;
+}
+
+/** The text of a skill's result for notes and summaries: its text fields, else short JSON. */
 export function describeResult(data: unknown): string {
   if (typeof data === 'string') return data;
   if (data && typeof data === 'object') {

@@ -4,6 +4,7 @@ export {
   createDisplayFrame,
   type DisplayFrame,
   defaultFramePageRows,
+  describeReply,
   describeResult,
 } from './display-frame.js';
 export { readTablePage, type StoredTable, type TablePage } from './read-table-page.js';

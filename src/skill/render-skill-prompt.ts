@@ -29,8 +29,9 @@ export function renderSkillPrompt(options: RenderSkillPromptOptions): string {
   if (spec.successCriteria) parts.push(`Success criteria:\n${spec.successCriteria}`);
   if (options.guidance) parts.push(`[BEGIN_CUSTOM_GUIDANCE]\n${options.guidance}\n[END_CUSTOM_GUIDANCE]`);
   parts.push(
-    'Call the tools you need. When you are done, call finish_skill with outcome "success" and the result in data, ' +
-      'or "failure" / "uncertain" if you cannot finish.',
+    'Call the tools you need. When you are done, call finish_skill with outcome "success", the reply to the user ' +
+      'in message (plain words, never JSON) and any structured result in data; or "failure" with a message saying ' +
+      'what failed, or "uncertain" with the question the user must answer, if you cannot finish.',
   );
   return parts.join('\n\n');
 }

@@ -21,7 +21,17 @@ export type SkillFailureCategory =
 export type { SkillSuspensionKind } from './hitl-spec.js';
 
 export type SkillOutcome =
-  | { outcome: 'success'; data: unknown; scratchpadEntries: string[] }
+  | {
+      outcome: 'success';
+      /** The structured result: a UI shows it in the display frame, later flows read it. */
+      data: unknown;
+      /**
+       * The reply the user reads, in plain words (`finish_skill`'s `message`, or the model's plain-text
+       * answer). Without it the reply is made from `data` — never by printing it as JSON.
+       */
+      message?: string;
+      scratchpadEntries: string[];
+    }
   | {
       outcome: 'failure';
       errorCategory: SkillFailureCategory;

@@ -150,6 +150,25 @@ describe('startOpenAICompatibleServer errors', () => {
     const response = await fetch(`${server.url}/chat/completions`, { method: 'POST', body: '{"model": 1}' });
     expect(response.status).toBe(400);
   });
+
+  it('refuses, as a real server does, a tool message that answers no call before it', async () => {
+    const { server } = await start([{ text: 'unused' }]);
+    const response = await fetch(`${server.url}/chat/completions`, {
+      method: 'POST',
+      body: JSON.stringify({
+        model: 'm',
+        messages: [
+          { role: 'user', content: 'go' },
+          { role: 'tool', tool_call_id: 'call_9', content: '{}' },
+        ],
+      }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { type: 'invalid_request_error', message: expect.stringContaining("role 'tool'") },
+    });
+    expect(server.remaining()).toBe(1);
+  });
 });
 
 describe('startOpenAICompatibleServer wire format', () => {

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { type Clock, systemClock } from '../util/index.js';
+import { openAICompatibleDialect } from './emulators/openai-chat-dialect.js';
 import { buildStepOutput, measureOutput } from './internal/build-step-output.js';
 import {
   type ChatCompletionRequest,
@@ -58,7 +59,9 @@ const source = 'the OpenAI-compatible test server';
 /**
  * Starts an HTTP server on 127.0.0.1 that answers `POST /v1/chat/completions` from a script, in the
  * OpenAI wire format, streamed (server-sent events) or not: for tests of real provider clients
- * without a network. A request no step matches gets a 500 whose message describes it; note that AI
+ * without a network. A request that breaks the chat-completions rules (a tool message with no call
+ * before it, a call left unanswered, a strict schema OpenAI's strict mode refuses) gets a 400, as from a
+ * real server. A request no step matches gets a 500 whose message describes it; note that AI
  * SDK calls retry a 500 unless given `maxRetries: 0`.
  *
  * @example
@@ -120,10 +123,14 @@ export async function startOpenAICompatibleServer(
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
       return errorReply(404, `Unknown route ${request.method} ${path}`, 'not_found');
     }
-    const parsed = chatCompletionRequestSchema.safeParse(await readJson(request));
+    const body = await readJson(request);
+    const parsed = chatCompletionRequestSchema.safeParse(body);
     if (!parsed.success) {
       return errorReply(400, `Invalid chat completion request: ${parsed.error.message}`, 'invalid_request');
     }
+    // The rules a real server enforces: tool results paired with their calls, strict schemas valid.
+    const broken = openAICompatibleDialect.check(body as Record<string, unknown>);
+    if (broken !== undefined) return errorReply(400, broken, 'invalid_request');
     return answer(parsed.data);
   }
 

@@ -31,6 +31,7 @@ export type {
   McpStdioServer,
   McpToolOverride,
   McpToolsOptions,
+  McpTrust,
 } from './mcp/mcp-server-options.js';
 export { type McpToolSource, mcpTools } from './mcp/mcp-tools.js';
 export {
@@ -50,6 +51,7 @@ export { type HeldToolCall, resumeToolCall, type ToolCallResumption } from './re
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type AnsweredCalls,
+  addTaintSource,
   type CapabilityPolicy,
   createFreshJournal,
   createTaintState,
@@ -58,6 +60,7 @@ export {
   type Redactor,
   type SimulationRequest,
   type Simulator,
+  type TaintSource,
   type TaintState,
   type ToolBatchContext,
   taintFromTranscript,

@@ -6,6 +6,7 @@
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { z } from 'zod';
 import { callModel } from '../../loop/index.js';
+import { readStrictAnswer, toStrictJsonSchema } from '../../model/index.js';
 
 export interface StructuredCallOptions<T> {
   model: LanguageModelV3;
@@ -24,19 +25,27 @@ export type StructuredResult<T> =
   | { ok: true; value: T; text: string }
   | { ok: false; problem: string; text: string };
 
-/** JSON Schemas of the decision schemas, converted once: a conversion costs milliseconds, a lookup nothing. */
-const jsonSchemas = new WeakMap<z.ZodType, Record<string, unknown>>();
+/** A decision schema as JSON Schema, and the strict form the model is sent (ADR 0058). */
+interface ConvertedSchema {
+  original: Record<string, unknown>;
+  strict: Record<string, unknown>;
+}
 
-function jsonSchemaOf(schema: z.ZodType): Record<string, unknown> {
+/** JSON Schemas of the decision schemas, converted once: a conversion costs milliseconds, a lookup nothing. */
+const jsonSchemas = new WeakMap<z.ZodType, ConvertedSchema>();
+
+function jsonSchemaOf(schema: z.ZodType): ConvertedSchema {
   let converted = jsonSchemas.get(schema);
   if (!converted) {
-    converted = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+    const original = z.toJSONSchema(schema, { target: 'draft-7' }) as Record<string, unknown>;
+    converted = { original, strict: toStrictJsonSchema(original) };
     jsonSchemas.set(schema, converted);
   }
   return converted;
 }
 
 export async function callStructured<T>(options: StructuredCallOptions<T>): Promise<StructuredResult<T>> {
+  const schema = jsonSchemaOf(options.schema);
   const response = await callModel({
     model: options.model,
     prompt: [{ role: 'system', content: options.system }, ...options.context],
@@ -44,7 +53,7 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
     responseFormat: {
       type: 'json',
       name: options.name,
-      schema: jsonSchemaOf(options.schema),
+      schema: schema.strict,
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
@@ -59,7 +68,7 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
   } catch {
     return { ok: false, problem: 'the answer is not valid JSON', text };
   }
-  const parsed = options.schema.safeParse(raw);
+  const parsed = options.schema.safeParse(readStrictAnswer(raw, schema.original));
   if (!parsed.success) {
     const issues = parsed.error.issues
       .map((i) => `${i.path.join('.') || '(answer)'}: ${i.message}`)

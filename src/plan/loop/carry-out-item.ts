@@ -59,6 +59,7 @@ export async function carryOut(
             item,
             status: effect.status,
             result: effect.result,
+            ...(effect.message !== undefined ? { message: effect.message } : {}),
             events: current.events,
           }),
         };

@@ -35,6 +35,8 @@ export interface SettleOptions {
   status: 'completed' | 'failed';
   /** The skill's success data, or why the item failed. */
   result: unknown;
+  /** The skill's own words for what it found (its `message`), when it gave them. */
+  message?: string;
   events: readonly SkillLoopEvent[];
 }
 
@@ -49,7 +51,7 @@ export async function settlePlanItem(
     setPlan(run, rest);
   }
   endFlow(turn, item.id, options.status === 'completed' ? { completed: options.result } : 'invalid');
-  const summary = oneLine(describeResult(options.result));
+  const summary = oneLine(options.message ?? describeResult(options.result));
   setItemStatus(
     run,
     updateItem(run.plan.items, item.id, { status: options.status, summary }),
