@@ -49,7 +49,8 @@ const outputKeys = ['total', 'text', 'reasoning'] as const;
  */
 function usageCounts(usage: LanguageModelV3Usage): (number | null)[] | undefined {
   const { inputTokens: input, outputTokens: output, ...rest } = usage;
-  if (Object.keys(rest).length > 0 || typeof input !== 'object' || typeof output !== 'object') return undefined;
+  if (Object.keys(rest).length > 0 || typeof input !== 'object' || typeof output !== 'object')
+    return undefined;
   if (!hasOnly(input, inputKeys) || !hasOnly(output, outputKeys)) return undefined;
   const counts = [...inputKeys.map((key) => input[key]), ...outputKeys.map((key) => output[key])];
   if (!counts.every((count) => count === undefined || (typeof count === 'number' && Number.isFinite(count))))

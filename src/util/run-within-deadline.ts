@@ -142,23 +142,29 @@ function watchStop(
 
 /**
  * An abort controller whose signal is made only when the work first reads it (already aborted if the race
- * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008.
+ * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008; a class,
+ * because an object literal with a getter before a method is turned into a slow dictionary object on every
+ * call (docs/decisions/0064).
  */
+class LazyAbort implements WorkAbort {
+  private controller: AbortController | undefined = undefined;
+  private aborted: { reason: unknown } | undefined = undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.aborted.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = { reason };
+    this.controller?.abort(reason);
+  }
+}
+
 function createLazyAbort(): WorkAbort & { abort(reason: unknown): void } {
-  let controller: AbortController | undefined;
-  let aborted: { reason: unknown } | undefined;
-  return {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (aborted) controller.abort(aborted.reason);
-      }
-      return controller.signal;
-    },
-    abort(reason) {
-      if (aborted) return;
-      aborted = { reason };
-      controller?.abort(reason);
-    },
-  };
+  return new LazyAbort();
 }

@@ -65,11 +65,14 @@ export interface SkillRun {
   events: SkillLoopEvent[];
 }
 
-/** Records an event (with the run's `parentId`) and hands it to the live listener. */
+/**
+ * Records an event and hands it to the live listener. Each event is a record the loop has just made for
+ * this call, so it is linked to the run's `parentId` in place.
+ */
 export function emit(run: SkillRun, event: SkillLoopEvent): void {
-  const linked = run.parentId === undefined ? event : { ...event, parentId: run.parentId };
-  run.events.push(linked);
-  deliver(run, linked);
+  if (run.parentId !== undefined) event.parentId = run.parentId;
+  run.events.push(event);
+  deliver(run, event);
 }
 
 /** Hands a live-only event to the listener; a listener that throws never breaks the run. */
