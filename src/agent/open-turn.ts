@@ -175,8 +175,9 @@ function runFlowsOptions(
     persona: config.persona,
     context: parts.context,
     ...(parts.history ? { history: parts.history } : {}),
-    batch: {
-      ...config.toolPipeline,
+    // The pipeline's parts first, this turn's over them; assigned rather than spread, see
+    // docs/decisions/0064 (an object spread followed by new keys).
+    batch: Object.assign({}, config.toolPipeline, {
       threadId: turn.threadId,
       turnId: turn.turnId,
       clock: config.clock,
@@ -191,7 +192,7 @@ function runFlowsOptions(
       ...(turn.taint ? { taint: turn.taint.state } : {}),
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
-    },
+    }),
     limits,
     execution: parts.execution,
     telemetry: parts.telemetry,

@@ -40,6 +40,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     batch: { ...options.batch, tools: options.tools, taint: runTaint(options) },
     abort: undefined,
     stepBatch: undefined,
+    watch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

@@ -59,11 +59,15 @@ export function createTurnRecord(options: {
   lease: StopSource | undefined;
   carried?: readonly ObservationDraft[];
 }): TurnState {
-  const { carried, ...rest } = options;
   return {
-    ...rest,
+    threadId: options.threadId,
+    turnId: options.turnId,
+    snapshot: options.snapshot,
+    baseVersion: options.baseVersion,
+    clock: options.clock,
+    lease: options.lease,
     history: [],
-    observations: [...(carried ?? [])],
+    observations: [...(options.carried ?? [])],
     replyParts: [],
     failed: false,
     suspended: false,

@@ -7,5 +7,7 @@ export {
   runWithinDeadline,
   type WorkAbort,
 } from './run-within-deadline.js';
+export { onAbort } from './shared-waits/on-abort.js';
+export { startTimer } from './shared-waits/start-timer.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
 export { createStopController, type StopController, type StopSource } from './stop-source.js';
