@@ -174,12 +174,14 @@ function pushRoute(
   const { turn } = options;
   const snapshot = turn.snapshot;
   const definition = options.flows.get(decision.flow);
+  // A flow whose policy is code is a SCRIPT whatever the model or a rule said.
+  const strategy = definition?.run ? 'script' : decision.strategy;
   if (announce)
     observe(turn, 'intent', {
       source: decision.source,
       flow: decision.flow,
       slots: decision.slots,
-      strategy: decision.strategy,
+      strategy,
     });
   if (decision.flow === noFlow || !definition || definition.intent === 'internal') {
     if (!activeFlow(snapshot.stack)) turn.replyParts.push({ text: describeCatalogText(options.flows) });
