@@ -32,10 +32,14 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import type { LiveTurn } from './live-turns.js';
 import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
-/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
-export type LeasedSend = SendOptions & { lease: StopSource };
+/**
+ * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells
+ * whether the user said stop while the turn runs.
+ */
+export type LeasedSend = SendOptions & { lease: StopSource; live?: Pick<LiveTurn, 'stopRequested'> };
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -188,7 +192,13 @@ function runFlowsOptions(
     ...(stream ? { stream: true } : {}),
     ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
+    stopRequested: () => isStopRequested(request),
   };
+}
+
+/** The user asked to stop the turn: a stop message came while it ran, or the caller's signal was aborted. */
+export function isStopRequested(request: LeasedSend): boolean {
+  return request.live?.stopRequested() === true || request.signal?.aborted === true;
 }
 
 /** Where a streaming turn's reply goes as it is written: the agent's bus, as live progress. */

@@ -4,6 +4,7 @@
  * lives in a file of its own. Pseudo-code in docs/architecture/turn-machine.md.
  */
 import { ModelError } from '../errors/index.js';
+import { activeFlow } from '../flow/index.js';
 import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import { runPlan } from '../plan/loop/index.js';
 import { runActiveFlow } from '../policy/run/index.js';
@@ -15,6 +16,7 @@ import {
   observe,
   popFinished,
   type TurnResult,
+  update,
 } from '../turn/index.js';
 import { cloneData } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
@@ -63,6 +65,7 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     open.turn.replyParts.push({
       text: `I stopped after ${open.config.limits.maxFlowsPerTurn} flow runs in this turn (\`limits.maxFlowsPerTurn\`); send another message to go on.`,
     });
+  if (step.effect.stopped) cancelForStop(open);
   if (step.effect.closeDialogue) {
     enterFlows(open);
     closeDialogue(open.turn);
@@ -96,6 +99,7 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
   } catch (error) {
     // A model that fails ends the turn with an error reply; the user's message is kept.
     if (!ModelError.isInstance(error)) throw error;
+    if (open.loop.options.stopRequested?.() === true) return { type: 'stopped' };
     const message = open.config.redact.text(error.message);
     turn.failed = true;
     turn.replyParts.push({
@@ -103,6 +107,24 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
     });
     observe(turn, 'error', { phase: error.phase, message });
     return { type: 'model-failed' };
+  }
+}
+
+/**
+ * The user said stop while the turn ran, and a flow was still ready to run: it is cancelled as the cancel
+ * fast path would, rather than left to start on the next message.
+ */
+function cancelForStop({ turn, config }: OpenTurn): void {
+  const flow = activeFlow(turn.snapshot.stack);
+  if (flow) {
+    update(turn, { type: 'invalidate', flowId: flow.id });
+    observe(turn, 'recovery', { action: 'user-stop', flow: flow.name, started: false }, flow.id);
+  }
+  if (turn.replyParts.length === 0) {
+    const what = flow ? config.flows.get(flow.name)?.description : undefined;
+    turn.replyParts.push({
+      text: what ? `Stopped as you asked: "${what}" was not started.` : 'Stopped as you asked.',
+    });
   }
 }
 
@@ -127,6 +149,9 @@ function viewOf(open: OpenTurn): TurnView {
     },
     get suspended() {
       return turn.suspended;
+    },
+    get stopRequested() {
+      return open.loop.options.stopRequested?.() === true;
     },
     // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
     isPlanned: (flow) =>

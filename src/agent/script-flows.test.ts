@@ -63,6 +63,17 @@ function setup() {
       return { text: `wire_money: ${result.status === 'error' ? result.error.category : result.status}` };
     },
   });
+  // A pure computation: a script of a domain intent needs no tool of its own.
+  const add = defineFlow({
+    name: 'add',
+    intent: 'transform',
+    description: 'Add two numbers.',
+    slots: [
+      { name: 'a', type: 'number', priority: 'required', description: 'First' },
+      { name: 'b', type: 'number', priority: 'required', description: 'Second' },
+    ],
+    run: (slots) => ({ text: `${Number(slots.a) + Number(slots.b)}` }),
+  });
   const broken = defineFlow({
     name: 'broken',
     intent: 'converse',
@@ -76,13 +87,14 @@ function setup() {
   const model = createScriptedModel({ steps: [] });
   const agent = createAgent({
     model,
-    flows: [convert, sneaky, broken],
+    flows: [convert, sneaky, add, broken],
     tools,
     store,
     rules: [
       { pattern: /^convert (?:(?<amount>\d+) )?(?<currency>[a-z]{3})$/i, flow: 'convert' },
       { pattern: /^sneak$/i, flow: 'sneaky' },
       { pattern: /^break$/i, flow: 'broken' },
+      { pattern: /^(?<a>\d+) plus (?<b>\d+)$/i, flow: 'add' },
     ],
     ids: createSequentialIdGenerator(),
   });
@@ -125,6 +137,13 @@ describe('SCRIPT flows: defineFlow({ run })', () => {
     expect(turn.reply).toBe('wire_money: not_found');
     const execution = turn.observations.find((o) => o.type === 'tool-execution');
     expect(execution?.data).toMatchObject({ toolName: 'wire_money', status: 'error' });
+    expect(model.callCount).toBe(0);
+  });
+
+  it('a pure computation needs no tool of its own', async () => {
+    const { agent, model } = setup();
+    const turn = await agent.send({ threadId: 's5', text: '2 plus 3' });
+    expect(turn.reply).toBe('5');
     expect(model.callCount).toBe(0);
   });
 

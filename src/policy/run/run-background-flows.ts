@@ -107,8 +107,13 @@ async function runBackgroundFlow(background: BackgroundRun, flow: FlowInstance):
   const state = { ...createDialogueState(), stack: [flow] };
   let status: FlowStatus = 'invalid';
   try {
-    // What a background flow's model writes is not the reply the user waits for: it is not streamed live.
-    const { onEvent: _live, ...execute } = executionOptions(options, { state, flow, scratchpad });
+    // What a background flow's model writes is not the reply the user waits for: it is not streamed live,
+    // and a stop the user says to the running turn is not said to it.
+    const {
+      onEvent: _live,
+      stopRequested: _stop,
+      ...execute
+    } = executionOptions(options, { state, flow, scratchpad });
     const execution = await executeFlow(execute);
     results.set(flow.id, { execution, start: scratchpad });
     if (execution.kind === 'completed') status = 'completed';
