@@ -2,7 +2,9 @@
  * The turns this agent is running now, one per thread (the lease allows no more), so that a stop said
  * while a turn runs reaches it (seed 004 adaptive termination, `wants_to_stop`): a second `send` whose
  * text is a stop does not wait for the thread's lease — it raises the running turn's stop flag, which the
- * skill loop reads at its next safe point, and answers with that turn's result once it has ended.
+ * skill loop reads at its next safe point, and answers with that turn's result once it has ended. It
+ * also keeps the work a turn goes on with after its reply (background flows), which the thread's next
+ * turn waits for.
  * docs/decisions/0070-a-stop-reaches-the-running-turn.md.
  */
 import type { TurnResult } from '../turn/index.js';
@@ -24,6 +26,12 @@ export interface LiveTurns {
    * no turn of this agent runs on the thread.
    */
   stop(threadId: string, text: string): Promise<TurnResult> | undefined;
+  /** Work of the thread's turn that goes on after its reply (background flows being saved). */
+  afterReply(threadId: string, work: Promise<void>): void;
+  /** Resolves once the thread's work after earlier replies is done: its next turn starts from it. */
+  settled(threadId: string): Promise<void>;
+  /** Resolves once the work after every thread's reply is done (before the agent closes its store). */
+  drain(): Promise<void>;
 }
 
 interface Running extends LiveTurn {
@@ -33,6 +41,7 @@ interface Running extends LiveTurn {
 
 export function createLiveTurns(): LiveTurns {
   const running = new Map<string, Running>();
+  const after = new Map<string, Promise<void>>();
   return {
     start(threadId) {
       let settle: (outcome: { result: TurnResult } | { error: unknown }) => void = () => undefined;
@@ -59,5 +68,14 @@ export function createLiveTurns(): LiveTurns {
       turn.stopText ??= text;
       return turn.done;
     },
+    afterReply(threadId, work) {
+      const all = Promise.all([after.get(threadId), work.catch(() => undefined)]).then(() => undefined);
+      after.set(threadId, all);
+      all.then(() => {
+        if (after.get(threadId) === all) after.delete(threadId);
+      });
+    },
+    settled: (threadId) => after.get(threadId) ?? Promise.resolve(),
+    drain: () => Promise.all([...after.values()]).then(() => undefined),
   };
 }

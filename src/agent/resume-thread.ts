@@ -16,6 +16,7 @@ import { loadOwnedThread } from './send-message.js';
 export async function resumeThread(config: AgentConfig, options: ResumeOptions): Promise<TurnResult> {
   const { threadId, principal } = options;
   if (principal !== undefined) await loadOwnedThread(config, threadId, principal);
+  await config.liveTurns.settled(threadId);
   return config.holdLease(threadId, async (lease) => {
     let loaded = await loadOwnedThread(config, threadId, principal);
     if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });

@@ -23,6 +23,7 @@ import type { AgentConfig } from './agent-config.js';
 import { finishTurn } from './finish-turn.js';
 import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
 import { routeMessage } from './route-message.js';
+import { settleAfterReply } from './settle-after-reply.js';
 import { startProgress, stepTurn, type TurnEffect, type TurnEvent, type TurnView } from './turn-machine.js';
 
 export async function runTurn(
@@ -52,14 +53,17 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     routed: open.routed,
     exhausted: open.exhausted,
   });
+  let later: Promise<void> | undefined;
   try {
     while (step.effect.type !== 'finish') {
       const event = await perform(open, step.effect);
       step = stepTurn(step.progress, view, event);
     }
   } finally {
-    // Background flows never outlive the turn, even when a model error ends it early.
-    await open.loop.background.settle();
+    // Background flows done by now land in this turn; those still running go on after the reply, which
+    // does not wait for them (seed 001), and are saved when they are done.
+    later = open.loop.background.handOver();
+    if (!later) await open.loop.background.settle();
   }
   if (step.effect.bound === 'maxFlowsPerTurn')
     open.turn.replyParts.push({
@@ -70,7 +74,9 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     enterFlows(open);
     closeDialogue(open.turn);
   }
-  return finishTurn(open);
+  const result = await finishTurn(open);
+  if (later) open.config.liveTurns.afterReply(open.turn.threadId, settleAfterReply(open, later));
+  return result;
 }
 
 async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'finish' }>): Promise<TurnEvent> {
@@ -82,6 +88,8 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
         return { type: 'abandoned' };
       case 'route':
         await routeMessage(open);
+        // A message delegated to an Internal flow (SUB_AGENT) starts it beside the turn at once.
+        loop.background.start();
         return { type: 'routed' };
       case 'run-flow':
       case 'run-plan': {

@@ -26,6 +26,8 @@ export async function sendMessage(config: AgentConfig, options: SendOptions): Pr
     const stopped = config.liveTurns.stop(threadId, config.redact.text(text));
     if (stopped) return stopped;
   }
+  // Background flows of the thread's last turn land before this message is read.
+  await config.liveTurns.settled(threadId);
   return config.holdLease(threadId, async (lease) => {
     const live = config.liveTurns.start(threadId);
     try {
