@@ -79,3 +79,20 @@ export function createLiveTurns(): LiveTurns {
     drain: () => Promise.all([...after.values()]).then(() => undefined),
   };
 }
+
+/** Runs `work` as the thread's live turn: a stop said meanwhile reaches it and gets its result. */
+export async function runLiveTurn(
+  liveTurns: LiveTurns,
+  threadId: string,
+  work: (live: LiveTurn) => Promise<TurnResult>,
+): Promise<TurnResult> {
+  const live = liveTurns.start(threadId);
+  try {
+    const result = await work(live);
+    live.end({ result });
+    return result;
+  } catch (error) {
+    live.end({ error });
+    throw error;
+  }
+}

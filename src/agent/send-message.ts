@@ -10,6 +10,7 @@ import { type LoadedThread, loadOrCreateThread, type TurnResult } from '../turn/
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
 import { assertSendExecution } from './check-agent-options.js';
+import { runLiveTurn } from './live-turns.js';
 import type { LeasedSend } from './open-turn.js';
 import { runTurn } from './run-turn.js';
 
@@ -28,17 +29,11 @@ export async function sendMessage(config: AgentConfig, options: SendOptions): Pr
   }
   // Background flows of the thread's last turn land before this message is read.
   await config.liveTurns.settled(threadId);
-  return config.holdLease(threadId, async (lease) => {
-    const live = config.liveTurns.start(threadId);
-    try {
-      const result = await runLeasedTurn(config, { ...options, lease, live }, text);
-      live.end({ result });
-      return result;
-    } catch (error) {
-      live.end({ error });
-      throw error;
-    }
-  });
+  return config.holdLease(threadId, (lease) =>
+    runLiveTurn(config.liveTurns, threadId, (live) =>
+      runLeasedTurn(config, { ...options, lease, live }, text),
+    ),
+  );
 }
 
 /** The message's turn under the lease: a repeated request, an interrupted turn, or a new turn. */

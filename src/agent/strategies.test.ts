@@ -7,9 +7,10 @@ import { defineFlow } from '../flow/index.js';
 import { createScheduler, type InProcessScheduler } from '../schedule/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
-import { createScheduleTool, defineTool, type ToolDefinition } from '../tool/index.js';
+import { createScheduleTool, defineTool, suspendToolCall, type ToolDefinition } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
+import { call, createTripDomain, stepAbout } from './fixtures/plan-domain.js';
 import { finish, lookupFlow, notesFlow, reportFlow, setupAgent, testTools } from './fixtures/test-domain.js';
 
 const intentOf = (turn: { observations: { type: string; data: Record<string, unknown> }[] }) =>
@@ -175,5 +176,45 @@ describe('built-in fast paths with no model call', () => {
       'Nothing is under way.',
     ]);
     expect(model.callCount).toBe(0);
+  });
+
+  it('status while a plan waits lists its steps, with no model call', async () => {
+    const askOwner = defineTool({
+      name: 'ask_owner',
+      description: 'Asks the trip owner.',
+      input: z.object({ question: z.string() }),
+      execute: ({ question }) => suspendToolCall(`The owner must answer: ${question}`),
+    }) as ToolDefinition;
+    const model = createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
+        {
+          match: { phase: 'plan' },
+          json: { title: 'Budget', items: [{ description: 'Ask the budget', requiredTools: ['ask_owner'] }] },
+        },
+        { match: stepAbout('Ask the budget'), ...call('ask_owner', { question: 'What is the budget?' }) },
+      ],
+    });
+    const agent = createAgent({
+      model,
+      flows: createTripDomain().flows,
+      tools: [askOwner],
+      store: createMemoryStore(),
+      ids: createSequentialIdGenerator(),
+      plan: { treeSearch: 'off' },
+    });
+    const first = await agent.send({ threadId: 'plan', text: 'plan the budget' });
+    expect(first.status).toBe('suspended');
+    const calls = model.callCount;
+    const status = await agent.send({ threadId: 'plan', text: 'where are we?' });
+    expect(status.reply).toContain('Budget: 0 of 1 steps done.\n- [waiting] Ask the budget');
+    expect(model.callCount).toBe(calls);
+    // The plan loop saves at its boundaries, so the intent is read back from the store.
+    const intents = (await agent.store.readObservations('plan'))
+      .map((row) => JSON.parse(row.data) as { type: string; turnId: string; data: Record<string, unknown> })
+      .filter((o) => o.type === 'intent' && o.turnId === status.turnId);
+    expect(intents.map((o) => o.data)).toEqual([
+      { source: 'fast-path', builtIn: 'status', strategy: 'script' },
+    ]);
   });
 });
