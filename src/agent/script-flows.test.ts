@@ -82,12 +82,27 @@ function setup() {
       throw new Error('the script broke');
     },
   });
+  // Declares a required tool it only calls for some amounts (seed 002 TAEF applies to code too).
+  const quote = defineFlow({
+    name: 'quote',
+    intent: 'read',
+    description: 'Quote a price in dollars.',
+    slots: [{ name: 'amount', type: 'number', priority: 'required', description: 'Amount' }],
+    tools: ['exchange_rate'],
+    requiredTools: ['exchange_rate'],
+    run: async (slots, ctx) => {
+      if (Number(slots.amount) === 0) return { text: '0 USD.' };
+      const result = await ctx.callTool('exchange_rate', { currency: 'EUR' });
+      const rate = result.status === 'success' ? (result.output as { rate: number }).rate : 0;
+      return { text: `${(Number(slots.amount) * rate).toFixed(2)} USD.` };
+    },
+  });
   const store = createMemoryStore();
   // A model that fails on every call: the script has no step to answer anything.
   const model = createScriptedModel({ steps: [] });
   const agent = createAgent({
     model,
-    flows: [convert, sneaky, add, broken],
+    flows: [convert, sneaky, add, broken, quote],
     tools,
     store,
     rules: [
@@ -95,6 +110,7 @@ function setup() {
       { pattern: /^sneak$/i, flow: 'sneaky' },
       { pattern: /^break$/i, flow: 'broken' },
       { pattern: /^(?<a>\d+) plus (?<b>\d+)$/i, flow: 'add' },
+      { pattern: /^quote (?<amount>\d+)$/i, flow: 'quote' },
     ],
     ids: createSequentialIdGenerator(),
   });
@@ -144,6 +160,16 @@ describe('SCRIPT flows: defineFlow({ run })', () => {
     const { agent, model } = setup();
     const turn = await agent.send({ threadId: 's5', text: '2 plus 3' });
     expect(turn.reply).toBe('5');
+    expect(model.callCount).toBe(0);
+  });
+
+  it('its required tools are enforced: a result without them is a failure, not an answer', async () => {
+    const { agent, model } = setup();
+    const priced = await agent.send({ threadId: 's6', text: 'quote 10' });
+    expect(priced.reply).toBe('11.00 USD.');
+    const skipped = await agent.send({ threadId: 's7', text: 'quote 0' });
+    expect(skipped.status).toBe('failed');
+    expect(skipped.reply).toContain('The script ended without calling its required tools: exchange_rate.');
     expect(model.callCount).toBe(0);
   });
 

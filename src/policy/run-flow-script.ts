@@ -20,6 +20,8 @@ export interface RunFlowScriptOptions {
   signal?: AbortSignal;
   stopRequested?: () => boolean;
   onEvent?: (event: SkillLoopEvent) => void;
+  /** Tools the script must have called successfully for its result to count (seed 002 TAEF). */
+  requiredTools?: readonly string[];
 }
 
 /** Runs the script to one outcome; like the skill loop, it never throws for what the script does. */
@@ -69,5 +71,26 @@ export async function runFlowScript(options: RunFlowScriptOptions): Promise<Skil
       partialData: { completed: state.completed.map((c) => ({ toolName: c.toolName, output: c.output })) },
     };
   }
-  return { outcome, messages: [], events, iterations: 0, inputTokens: 0, outputTokens: 0, state };
+  const result: SkillLoopResult = {
+    outcome,
+    messages: [],
+    events,
+    iterations: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    state,
+  };
+  const required = options.requiredTools ?? [];
+  if (required.length === 0 || outcome.outcome !== 'success') return result;
+  // Code is not prompted again as a model is: a success without a required tool is a failure at once.
+  const missing = required.filter((name) => !state.succeededTools.includes(name));
+  result.validation = { requiredTools: [...required], missing, passed: missing.length === 0 };
+  if (missing.length > 0)
+    result.outcome = {
+      outcome: 'failure',
+      errorCategory: 'validation_error',
+      message: `The script ended without calling its required tools: ${missing.join(', ')}.`,
+      partialData: outcome.data,
+    };
+  return result;
 }

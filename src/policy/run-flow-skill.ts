@@ -38,17 +38,8 @@ export async function runFlowSkill(
     maxScratchpadEntries: options.maxScratchpadEntries,
     written: [] as string[],
   };
-  const tools = withComponentTools(check.tools);
   // The flow's own required tools and the caller's (a plan item's) are enforced alike.
   const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
-  const system = composeSkillPrompt({
-    persona: options.persona,
-    ...(options.domain ? { domain: options.domain } : {}),
-    spec: definition,
-    flow,
-    preferences: options.preferences,
-    ...(options.guidance ? { guidance: options.guidance } : {}),
-  });
   // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…), with
   // the slot values the confirmation showed as its arguments.
   const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
@@ -76,9 +67,19 @@ export async function runFlowSkill(
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(requiredTools.length > 0 ? { requiredTools } : {}),
     });
     return { loop, workspace };
   }
+  const system = composeSkillPrompt({
+    persona: options.persona,
+    ...(options.domain ? { domain: options.domain } : {}),
+    spec: definition,
+    flow,
+    preferences: options.preferences,
+    ...(options.guidance ? { guidance: options.guidance } : {}),
+  });
+  const tools = withComponentTools(check.tools);
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
