@@ -1,10 +1,16 @@
 // Adaptive termination (seed 004, issue 32 item 2): a stop said while a turn runs stops its skill loop at
 // the next safe point, and the turn ends with a summary of what was done — no further model call.
+
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ThreadBusyError } from '../errors/index.js';
+import { createMemoryStore } from '../store/index.js';
+import { createScriptedModel } from '../test/index.js';
 import { defineTool, type ToolDefinition } from '../tool/index.js';
-import { finish, setupAgent } from './fixtures/test-domain.js';
+import { createSequentialIdGenerator } from '../util/index.js';
+import { createAgent } from './create-agent.js';
+import { finish, lookupFlow, setupAgent, testTools } from './fixtures/test-domain.js';
 
 /** A weather tool that holds its call until the test lets it go. */
 function slowWeather() {
@@ -80,5 +86,52 @@ describe('a stop said while a turn runs', () => {
     expect(ThreadBusyError.isInstance(busy)).toBe(true);
     slow.release();
     expect((await first).reply).toBe('Sunny.');
+  });
+
+  it('a stop while the message is being routed: the flow it routed to is cancelled before it starts', async () => {
+    const scripted = createScriptedModel({
+      steps: [{ match: { phase: 'predict' }, json: { flow: 'lookup', slots: { city: 'Oslo' } } }],
+    });
+    // The routing model call waits until the test lets it go.
+    let release: () => void = () => undefined;
+    let arrived: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const waiting = new Promise<void>((resolve) => {
+      arrived = resolve;
+    });
+    const held: LanguageModelV3 = {
+      specificationVersion: scripted.specificationVersion,
+      provider: scripted.provider,
+      modelId: scripted.modelId,
+      supportedUrls: {},
+      doGenerate: async (options) => {
+        arrived();
+        await gate;
+        return scripted.doGenerate(options);
+      },
+      doStream: async (options) => {
+        arrived();
+        await gate;
+        return scripted.doStream(options);
+      },
+    };
+    const routed = createAgent({
+      model: held,
+      flows: [lookupFlow()],
+      tools: testTools(),
+      store: createMemoryStore(),
+      ids: createSequentialIdGenerator(),
+    });
+    const first = routed.send({ threadId: 'r', text: 'how warm is it in Oslo' });
+    await waiting;
+    const stop = routed.send({ threadId: 'r', text: 'stop' });
+    release();
+    const turn = await first;
+    expect(await stop).toEqual(turn);
+    expect(turn.reply).toBe('Stopped as you asked; "Tell the weather in a city" is cancelled.');
+    expect(turn.stack).toEqual([]);
+    expect(scripted.calls.map((c) => c.phase)).toEqual(['predict']);
   });
 });

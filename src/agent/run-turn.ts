@@ -69,7 +69,7 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     open.turn.replyParts.push({
       text: `I stopped after ${open.config.limits.maxFlowsPerTurn} flow runs in this turn (\`limits.maxFlowsPerTurn\`); send another message to go on.`,
     });
-  if (step.effect.stopped) cancelForStop(open);
+  if (step.effect.stopped) cancelForStop(open, view);
   if (step.effect.closeDialogue) {
     enterFlows(open);
     closeDialogue(open.turn);
@@ -120,18 +120,22 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
 
 /**
  * The user said stop while the turn ran, and a flow was still ready to run: it is cancelled as the cancel
- * fast path would, rather than left to start on the next message.
+ * fast path would, rather than left to start on the next message. A plan is left to the plan loop, whose
+ * own stop (the cancel fast path on the next message) abandons it with its items.
  */
-function cancelForStop({ turn, config }: OpenTurn): void {
+function cancelForStop({ turn, config }: OpenTurn, view: TurnView): void {
   const flow = activeFlow(turn.snapshot.stack);
-  if (flow) {
+  const cancel = flow !== undefined && !view.isPlanned(flow);
+  if (cancel) {
     update(turn, { type: 'invalidate', flowId: flow.id });
     observe(turn, 'recovery', { action: 'user-stop', flow: flow.name, started: false }, flow.id);
   }
   if (turn.replyParts.length === 0) {
-    const what = flow ? config.flows.get(flow.name)?.description : undefined;
+    const what = cancel ? config.flows.get(flow.name)?.description : undefined;
     turn.replyParts.push({
-      text: what ? `Stopped as you asked: "${what}" was not started.` : 'Stopped as you asked.',
+      text: what
+        ? `Stopped as you asked; "${what.replace(/\.$/, '')}" is cancelled.`
+        : 'Stopped as you asked.',
     });
   }
 }
