@@ -15,7 +15,7 @@ export interface LiveTurn {
   readonly stopText: string | undefined;
   stopRequested(): boolean;
   /** The turn ended: a stop waiting on it gets the same result (or error). */
-  end(outcome: { result: TurnResult } | { error: unknown }): void;
+  end(outcome: TurnOutcome): void;
 }
 
 export interface LiveTurns {
@@ -34,9 +34,12 @@ export interface LiveTurns {
   drain(): Promise<void>;
 }
 
+type TurnOutcome = { result: TurnResult } | { error: unknown };
+
 interface Running extends LiveTurn {
   stopText: string | undefined;
-  done: Promise<TurnResult>;
+  /** Those waiting for the turn's end: only stops do, so most turns make no promise at all. */
+  waiting: Array<(outcome: TurnOutcome) => void>;
 }
 
 export function createLiveTurns(): LiveTurns {
@@ -44,19 +47,13 @@ export function createLiveTurns(): LiveTurns {
   const after = new Map<string, Promise<void>>();
   return {
     start(threadId) {
-      let settle: (outcome: { result: TurnResult } | { error: unknown }) => void = () => undefined;
-      const done = new Promise<TurnResult>((resolve, reject) => {
-        settle = (outcome) => ('result' in outcome ? resolve(outcome.result) : reject(outcome.error));
-      });
-      // Nobody may be waiting for it: a failed turn without a stop must not be an unhandled rejection.
-      done.catch(() => undefined);
       const turn: Running = {
         stopText: undefined,
-        done,
+        waiting: [],
         stopRequested: () => turn.stopText !== undefined,
         end(outcome) {
           if (running.get(threadId) === turn) running.delete(threadId);
-          settle(outcome);
+          for (const settle of turn.waiting.splice(0)) settle(outcome);
         },
       };
       running.set(threadId, turn);
@@ -66,7 +63,11 @@ export function createLiveTurns(): LiveTurns {
       const turn = running.get(threadId);
       if (!turn) return undefined;
       turn.stopText ??= text;
-      return turn.done;
+      return new Promise<TurnResult>((resolve, reject) => {
+        turn.waiting.push((outcome) =>
+          'result' in outcome ? resolve(outcome.result) : reject(outcome.error),
+        );
+      });
     },
     afterReply(threadId, work) {
       const all = Promise.all([after.get(threadId), work.catch(() => undefined)]).then(() => undefined);
