@@ -197,7 +197,7 @@ function runFlowsOptions(
 }
 
 /** The user asked to stop the turn: a stop message came while it ran, or the caller's signal was aborted. */
-export function isStopRequested(request: LeasedSend): boolean {
+function isStopRequested(request: LeasedSend): boolean {
   return request.live?.stopRequested() === true || request.signal?.aborted === true;
 }
 

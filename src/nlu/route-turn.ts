@@ -247,6 +247,7 @@ function pushRoute(
   );
 }
 
+/** Schedules the Internal flow with the router's slot labels (those its slots accept) and says so. */
 function delegate(
   options: RouteTurnOptions,
   definition: FlowDefinition,
