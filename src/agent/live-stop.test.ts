@@ -63,6 +63,9 @@ describe('a stop said while a turn runs', () => {
       action: 'user-stop',
       flow: 'lookup',
     });
+    // The stop is in the conversation, before the summary it led to.
+    const { messages } = await agent.readThread('w');
+    expect(messages.map((m) => m.text)).toEqual(['weather in Oslo', 'stop', turn.reply]);
     // The thread goes on as usual afterwards.
     const next = await agent.send({ threadId: 'w', text: 'thanks' });
     expect(next.reply).toBe("You're welcome.");

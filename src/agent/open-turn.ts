@@ -39,7 +39,10 @@ import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
  * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells
  * whether the user said stop while the turn runs.
  */
-export type LeasedSend = SendOptions & { lease: StopSource; live?: Pick<LiveTurn, 'stopRequested'> };
+export type LeasedSend = SendOptions & {
+  lease: StopSource;
+  live?: Pick<LiveTurn, 'stopRequested' | 'stopText'>;
+};
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -64,6 +67,8 @@ export interface OpenTurn {
   routed: boolean;
   /** The turn ran out of attempts: its process died too often. */
   exhausted: boolean;
+  /** The stop message the user sent while the turn ran, if one came. */
+  stopText(): string | undefined;
   /** Saves the turn so far, mid-turn (a plan saves before and after each item). */
   save(): Promise<void>;
 }
@@ -135,6 +140,7 @@ export async function openTurn(
     plan: config.plan ? planRuntime(config, { flowOptions, settings: config.plan, save }) : undefined,
     routed: inflight.phase === 'running' || answerWaitingFlow(turn, text, clock.now()),
     exhausted: inflight.attempts > limits.maxTurnAttempts,
+    stopText: () => request.live?.stopText,
     save,
   };
 }

@@ -15,6 +15,7 @@ import {
   type LoadedThread,
   observe,
   popFinished,
+  record,
   type TurnResult,
   update,
 } from '../turn/index.js';
@@ -74,6 +75,9 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     enterFlows(open);
     closeDialogue(open.turn);
   }
+  // A stop said while the turn ran is part of the conversation, before the reply it led to.
+  const stopText = open.stopText();
+  if (stopText !== undefined) record(open.turn, 'message', { role: 'user', text: stopText });
   const result = await finishTurn(open);
   if (later) open.config.liveTurns.afterReply(open.turn.threadId, settleAfterReply(open, later));
   return result;
