@@ -20,6 +20,8 @@ function setup() {
       description: 'The dollar price of one unit of a currency.',
       input: z.object({ currency: z.string().length(3) }),
       idempotent: true,
+      // A restricted tool's call is simulated by the model before it runs, except in a script.
+      capability: 'restricted',
       execute: ({ currency }) => {
         lookedUp.push(currency);
         const rate = rates[currency];
