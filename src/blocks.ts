@@ -167,6 +167,7 @@ export {
   routeInput,
   type Strategy,
   strategyOf,
+  strategyOfFlow,
 } from './nlu/index.js';
 // Observations: the bus, and reading them back from a store (for a transport of one's own).
 export {

@@ -71,6 +71,8 @@ export {
   type FallbackTarget,
   type FlowDefinition,
   type FlowHooks,
+  type FlowScript,
+  type FlowScriptContext,
   type InternalFlowRequest,
   type LoadDomainOptions,
   loadDomain,

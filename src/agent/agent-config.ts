@@ -40,6 +40,7 @@ import {
 } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
+import { createLiveTurns, type LiveTurns } from './live-turns.js';
 import { createThreadLease } from './thread-lease.js';
 
 const defaultPersona =
@@ -71,6 +72,8 @@ export interface AgentConfig {
   readonly owner: string;
   readonly holdLease: <T>(threadId: string, work: (lease: StopSource) => Promise<T>) => Promise<T>;
   readonly files: FileSnapshotService;
+  /** The turns this agent runs now, so that a stop said while one runs reaches it. */
+  readonly liveTurns: LiveTurns;
   /** The agent-wide part of every tool batch: the pipeline's services and policies. */
   readonly toolPipeline: Partial<ToolBatchContext> & Pick<ToolBatchContext, 'files'>;
 }
@@ -126,6 +129,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     owner,
     holdLease: createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs }),
     files,
+    liveTurns: createLiveTurns(),
     toolPipeline: {
       files,
       rateLimiter: createMemoryRateLimiter({ clock }),

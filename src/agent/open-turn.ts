@@ -34,11 +34,16 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import type { LiveTurn } from './live-turns.js';
 import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
-/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
+/**
+ * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells
+ * whether the user said stop while the turn runs.
+ */
 export type LeasedSend = SendOptions & {
   lease: StopSource;
+  live?: Pick<LiveTurn, 'stopRequested' | 'stopText'>;
   /** The fingerprint of the message sent under `requestId`, kept to catch a reused id. */
   requestHash?: string;
 };
@@ -66,6 +71,8 @@ export interface OpenTurn {
   routed: boolean;
   /** The turn ran out of attempts: its process died too often. */
   exhausted: boolean;
+  /** The stop message the user sent while the turn ran, if one came. */
+  stopText(): string | undefined;
   /** Saves the turn so far, mid-turn (a plan saves before and after each item). */
   save(): Promise<void>;
 }
@@ -142,6 +149,7 @@ export async function openTurn(
     plan: config.plan ? planRuntime(config, { flowOptions, settings: config.plan, save }) : undefined,
     routed: inflight.phase === 'running' || answerWaitingFlow(turn, text, clock.now()),
     exhausted: inflight.attempts > limits.maxTurnAttempts,
+    stopText: () => request.live?.stopText,
     save,
   };
 }
@@ -202,7 +210,13 @@ function runFlowsOptions(
     ...(stream ? { stream: true } : {}),
     ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
+    stopRequested: () => isStopRequested(request),
   };
+}
+
+/** The user asked to stop the turn: a stop message came while it ran, or the caller's signal was aborted. */
+function isStopRequested(request: LeasedSend): boolean {
+  return request.live?.stopRequested() === true || request.signal?.aborted === true;
 }
 
 /** Where a streaming turn's reply goes as it is written: the agent's bus, as live progress. */
