@@ -1,0 +1,144 @@
+/**
+ * What a user gets from `npm install flowstack`: the repository, copied without its dist/ as a fresh
+ * clone has none, is packed with `npm pack` (whose prepack step builds), the tarball is installed into
+ * an empty project, and plain Node imports the root and every subpath and runs an agent on the
+ * scripted model. The install reads npm's cache first and the registry for what is missing; without
+ * either the test is skipped and says so.
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+
+const root = resolve(import.meta.dirname, '..');
+const work = mkdtempSync(join(tmpdir(), 'flowstack-package-'));
+const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** A fresh clone's files: the sources and configuration, no dist/, the installed tools linked. */
+function cloneWithoutBuild(): string {
+  const clone = join(work, 'clone');
+  const skipped = new Set(['node_modules', 'dist', '.git', 'bench', 'docs', '.flowstack', 'coverage']);
+  mkdirSync(clone);
+  for (const name of readdirSync(root)) {
+    if (skipped.has(name) || name.endsWith('.log') || name.endsWith('.db')) continue;
+    cpSync(join(root, name), join(clone, name), { recursive: true });
+  }
+  symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  return clone;
+}
+
+/** Packs the clone; returns the tarball's path and the files it holds. */
+function pack(clone: string): { tarball: string; files: string[] } {
+  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+    cwd: clone,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  // The JSON follows the build's own output.
+  const [packed] = JSON.parse(out.slice(out.indexOf('[\n'))) as Array<{
+    filename: string;
+    files: Array<{ path: string }>;
+  }>;
+  if (!packed) throw new Error(`npm pack printed no package: ${out}`);
+  return { tarball: join(work, packed.filename), files: packed.files.map((f) => f.path) };
+}
+
+const program = `
+import * as flowstack from 'flowstack';
+import * as blocks from 'flowstack/blocks';
+import * as testing from 'flowstack/test';
+import * as server from 'flowstack/server';
+import * as postgres from 'flowstack/postgres';
+import * as redis from 'flowstack/redis';
+import * as bullmq from 'flowstack/bullmq';
+import { z } from 'zod';
+
+const { createAgent, createMemoryStore, createSqliteStore, defineFlow, defineTool } = flowstack;
+const lookupWeather = defineTool({
+  name: 'lookup_weather',
+  description: 'Current weather for a city.',
+  input: z.object({ city: z.string() }),
+  idempotent: true,
+  execute: async ({ city }) => ({ city, celsius: 21 }),
+});
+const getWeather = defineFlow({
+  name: 'get_weather',
+  intent: 'read',
+  description: 'Tell the weather in a city.',
+  slots: [{ name: 'city', type: 'text', priority: 'required', description: 'City', question: 'Which city?' }],
+  tools: ['lookup_weather'],
+  skill: 'Look up the weather in {{city}} and report it.',
+});
+const model = testing.createScriptedModel({
+  steps: [
+    { match: { phase: 'predict' }, json: { flow: 'get_weather', slots: { city: 'Oslo' } } },
+    { match: { phase: 'skill' }, toolCalls: [{ toolName: 'lookup_weather', input: { city: 'Oslo' } }] },
+    { match: { phase: 'skill' }, toolCalls: [{ toolName: 'finish_skill', input: { outcome: 'success', data: { text: 'It is 21 °C in Oslo.' } } }] },
+  ],
+});
+const agent = createAgent({ model, flows: [getWeather], tools: [lookupWeather], store: createMemoryStore() });
+const reply = (await agent.send({ threadId: 't1', text: 'Weather in Oslo?' })).reply;
+await agent.close();
+
+let sqlite = 'opened';
+try {
+  createSqliteStore({ path: ':memory:' });
+} catch (error) {
+  sqlite = error.name + ': ' + error.message;
+}
+const subpaths = { blocks, server, postgres, redis, bullmq };
+console.log(JSON.stringify({
+  reply,
+  sqlite,
+  exports: Object.fromEntries(Object.entries(subpaths).map(([name, m]) => [name, Object.keys(m).length])),
+}));
+`;
+
+describe('the published package', () => {
+  it('packs from a fresh clone, installs, imports every entry point and runs an agent', async (context) => {
+    const { tarball, files } = pack(cloneWithoutBuild());
+    expect(files).toContain('dist/src/index.js');
+    expect(files).toContain('dist/src/cli/main.js');
+    expect(files.filter((f) => /\.test\.|\/fixtures\//.test(f))).toEqual([]);
+    expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
+
+    const project = join(work, 'project');
+    mkdirSync(project);
+    writeFileSync(
+      join(project, 'package.json'),
+      '{ "name": "user-project", "private": true, "type": "module" }',
+    );
+    const install = spawnSync(
+      npm,
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', tarball],
+      { cwd: project, encoding: 'utf8', timeout: 120_000 },
+    );
+    if (install.status !== 0) {
+      const said = `${install.stdout}\n${install.stderr}`;
+      if (/ENOTFOUND|EAI_AGAIN|ENOTCACHED|ETIMEDOUT|ECONNREFUSED|ECONNRESET|network/i.test(said))
+        return context.skip(`npm could not reach the registry and its cache lacks a package: ${said.trim()}`);
+      throw new Error(`npm install of the packed tarball failed:\n${said}`);
+    }
+    writeFileSync(join(project, 'main.mjs'), program);
+    const run = spawnSync(process.execPath, ['main.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(run.stderr).toBe('');
+    const result = JSON.parse(run.stdout) as {
+      reply: string;
+      sqlite: string;
+      exports: Record<string, number>;
+    };
+    expect(result.reply).toBe('It is 21 °C in Oslo.');
+    // better-sqlite3 is an optional peer: not installed here, and the store says what to install.
+    expect(result.sqlite).toMatch(
+      /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,
+    );
+    for (const count of Object.values(result.exports)) expect(count).toBeGreaterThan(0);
+  }, 180_000);
+});
