@@ -11,6 +11,7 @@ export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
+export { checkAgentTools } from './internal/describe-foreign-tool.js';
 export {
   type LoadManifestOptions,
   loadManifest,
@@ -39,6 +40,13 @@ export {
   type ParseSkillCallsOptions,
   parseSkillCalls,
 } from './parse-skill-calls.js';
+export {
+  type AiSdkSchemaLike,
+  type ReadSchema,
+  readSchema,
+  type SchemaSource,
+  type StandardSchemaLike,
+} from './read-schema.js';
 export {
   createReadToolResultTool,
   type ReadToolResultOptions,
@@ -80,3 +88,4 @@ export {
   toContextText,
 } from './tool-results.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
+export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';
