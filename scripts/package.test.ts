@@ -97,6 +97,41 @@ console.log(JSON.stringify({
 }));
 `;
 
+/** Records every file module loaded, ES or CommonJS, so that a test can say which packages a start loads. */
+const loadHooks = `
+import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  if (url.startsWith('file:')) appendFileSync(process.env.LOADED_FILE, url + '\\n');
+  return next(url, context);
+}
+`;
+const coldStart = `
+import { register, createRequire } from 'node:module';
+import { readFileSync, writeFileSync } from 'node:fs';
+writeFileSync(process.env.LOADED_FILE, '');
+register('./load-hooks.mjs', import.meta.url);
+const started = performance.now();
+await import('flowstack');
+const ms = performance.now() - started;
+const loaded = new Set(readFileSync(process.env.LOADED_FILE, 'utf8').split('\\n').filter(Boolean));
+for (const file of Object.keys(createRequire(import.meta.url).cache)) loaded.add('file://' + file);
+const packages = new Set([...loaded].map((url) => url.match(/node_modules\\/((?:@[^/]+\\/)?[^/]+)/)?.[1] ?? 'own'));
+console.log(JSON.stringify({ modules: loaded.size, ms: Math.round(ms), packages: [...packages].sort() }));
+`;
+
+/** Packages that only some agents use: none of them may load with \`import('flowstack')\`. */
+const loadedOnFirstUse = [
+  '@a2a-js/sdk',
+  'jose',
+  '@modelcontextprotocol/sdk',
+  'acorn',
+  'acorn-walk',
+  'node-sql-parser',
+  'cron-parser',
+  'luxon',
+  'better-sqlite3',
+];
+
 describe('the published package', () => {
   it('packs from a fresh clone, installs, imports every entry point and runs an agent', async (context) => {
     const { tarball, files } = pack(cloneWithoutBuild());
@@ -140,5 +175,18 @@ describe('the published package', () => {
       /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,
     );
     for (const count of Object.values(result.exports)) expect(count).toBeGreaterThan(0);
+
+    // A cold start loads only what every agent needs.
+    writeFileSync(join(project, 'load-hooks.mjs'), loadHooks);
+    writeFileSync(join(project, 'cold-start.mjs'), coldStart);
+    const cold = spawnSync(process.execPath, ['cold-start.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 30_000,
+      env: { ...process.env, LOADED_FILE: join(project, 'loaded.txt') },
+    });
+    const start = JSON.parse(cold.stdout) as { modules: number; ms: number; packages: string[] };
+    expect(start.packages).toContain('flowstack');
+    expect(start.packages.filter((name) => loadedOnFirstUse.includes(name))).toEqual([]);
   }, 180_000);
 });
