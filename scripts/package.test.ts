@@ -5,7 +5,7 @@
  * scripted model. The install reads npm's cache first and the registry for what is missing; without
  * either the test is skipped and says so.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -32,18 +32,19 @@ function cloneWithoutBuild(): string {
 
 /** Packs the clone; returns the tarball's path and the files it holds. */
 function pack(clone: string): { tarball: string; files: string[] } {
-  const out = execFileSync(npm, ['pack', '--json', '--pack-destination', work], {
+  const packed = spawnSync(npm, ['pack', '--json', '--pack-destination', work], {
     cwd: clone,
     encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  if (packed.status !== 0) throw new Error(`npm pack failed:\n${packed.stdout}\n${packed.stderr}`);
+  const out = packed.stdout;
   // The JSON follows the build's own output.
-  const [packed] = JSON.parse(out.slice(out.indexOf('[\n'))) as Array<{
+  const [listing] = JSON.parse(out.slice(out.indexOf('[\n'))) as Array<{
     filename: string;
     files: Array<{ path: string }>;
   }>;
-  if (!packed) throw new Error(`npm pack printed no package: ${out}`);
-  return { tarball: join(work, packed.filename), files: packed.files.map((f) => f.path) };
+  if (!listing) throw new Error(`npm pack printed no package: ${out}`);
+  return { tarball: join(work, listing.filename), files: listing.files.map((f) => f.path) };
 }
 
 const program = `
@@ -121,6 +122,9 @@ console.log(JSON.stringify({ modules: loaded.size, ms: Math.round(ms), packages:
 
 /** Packages that only some agents use: none of them may load with \`import('flowstack')\`. */
 const loadedOnFirstUse = [
+  '@ai-sdk/anthropic',
+  '@ai-sdk/openai',
+  '@ai-sdk/openai-compatible',
   '@a2a-js/sdk',
   'jose',
   '@modelcontextprotocol/sdk',
