@@ -134,6 +134,7 @@ const loadedOnFirstUse = [
   'cron-parser',
   'luxon',
   'better-sqlite3',
+  'yaml',
 ];
 
 describe('the published package', () => {
