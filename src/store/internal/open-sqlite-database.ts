@@ -82,12 +82,19 @@ function openDriver(options: OpenSqliteOptions): Database.Database {
   try {
     return new Driver(options.path, { timeout: options.busyTimeoutMs });
   } catch (error) {
-    if (!(error instanceof Error && error.message.includes('bindings file'))) throw error;
-    throw new ConfigurationError({
-      message:
-        'better-sqlite3 is installed but its native part was not built (its install script did not run): run `npm rebuild better-sqlite3`, or allow its build script in your package manager.',
-      cause: error,
-    });
+    const message = error instanceof Error ? error.message : '';
+    if (message.includes('bindings file'))
+      throw new ConfigurationError({
+        message:
+          'better-sqlite3 is installed but its native part was not built (its install script did not run): run `npm rebuild better-sqlite3`, or allow its build script in your package manager.',
+        cause: error,
+      });
+    if (message.includes('NODE_MODULE_VERSION'))
+      throw new ConfigurationError({
+        message: `better-sqlite3 was built for another version of Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\`.`,
+        cause: error,
+      });
+    throw error;
   }
 }
 
