@@ -1,12 +1,21 @@
 /**
  * What a user gets from `npm install flowstack`: the repository, copied without its dist/ as a fresh
  * clone has none, is packed with `npm pack` (whose prepack step builds), the tarball is installed into
- * an empty project, and plain Node imports the root and every subpath and runs an agent on the
- * scripted model. The install reads npm's cache first and the registry for what is missing; without
+ * an empty project, and plain Node imports the root and every subpath, runs an agent on the scripted
+ * model and the README's example, and starts without loading what only some agents use. The install reads npm's cache first and the registry for what is missing; without
  * either the test is skipped and says so.
  */
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -45,6 +54,14 @@ function pack(clone: string): { tarball: string; files: string[] } {
   }>;
   if (!listing) throw new Error(`npm pack printed no package: ${out}`);
   return { tarball: join(work, listing.filename), files: listing.files.map((f) => f.path) };
+}
+
+/** The code of the README's five-minute example. */
+function readmeExample(): string {
+  const readme = readFileSync(join(root, 'README.md'), 'utf8');
+  const section = readme.slice(readme.indexOf('## A five-minute example'));
+  const start = section.indexOf('```ts\n') + '```ts\n'.length;
+  return section.slice(start, section.indexOf('```', start));
 }
 
 const program = `
@@ -180,6 +197,19 @@ describe('the published package', () => {
       /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,
     );
     for (const count of Object.values(result.exports)) expect(count).toBeGreaterThan(0);
+
+    // The README's example, as written but on the in-memory store (better-sqlite3 is not installed here).
+    writeFileSync(
+      join(project, 'readme.mjs'),
+      readmeExample().replaceAll('createSqliteStore', 'createMemoryStore'),
+    );
+    const readme = spawnSync(process.execPath, ['readme.mjs'], {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 30_000,
+    });
+    expect(readme.stderr).toBe('');
+    expect(readme.stdout.trim().split('\n')).toEqual(['Which city?', 'It is 21 °C in Oslo.']);
 
     // A cold start loads only what every agent needs.
     writeFileSync(join(project, 'load-hooks.mjs'), loadHooks);
