@@ -18,7 +18,6 @@ export {
   readManifest,
   type ToolImplementations,
 } from './load-manifest.js';
-export type { McpConnectionStatus } from './mcp/internal/mcp-connection.js';
 export {
   type McpApprovalPolicy,
   type McpToolFields,
@@ -26,6 +25,7 @@ export {
   mapMcpAnnotations,
   mcpHintDefaults,
 } from './mcp/map-mcp-annotations.js';
+export type { McpConnectionStatus } from './mcp/mcp-connection-status.js';
 export type {
   McpHttpServer,
   McpSourceOptions,

@@ -7,15 +7,8 @@
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ConfigurationError, messageOfThrown, ToolSourceError } from '../../../errors/index.js';
+import type { McpConnectionStatus } from '../mcp-connection-status.js';
 import type { McpToolsOptions } from '../mcp-server-options.js';
-
-export interface McpConnectionStatus {
-  connected: boolean;
-  /** The server process of a stdio source, while connected. */
-  pid: number | undefined;
-  /** Connections made so far (2 after one reconnect). */
-  connects: number;
-}
 
 export interface McpConnection {
   readonly source: string;
