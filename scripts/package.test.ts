@@ -107,10 +107,25 @@ try {
 } catch (error) {
   sqlite = error.name + ': ' + error.message;
 }
+// The other optional peers, not installed here either: each first use names its package.
+let mcp = 'connected';
+try {
+  await flowstack.mcpTools({ command: process.execPath, args: ['-e', ''] });
+} catch (error) {
+  mcp = error.name + ': ' + error.message;
+}
+let sql = 'checked';
+try {
+  blocks.checkSql('select 1');
+} catch (error) {
+  sql = error.name + ': ' + error.message;
+}
 const subpaths = { blocks, server, postgres, redis, bullmq };
 console.log(JSON.stringify({
   reply,
   sqlite,
+  mcp,
+  sql,
   exports: Object.fromEntries(Object.entries(subpaths).map(([name, m]) => [name, Object.keys(m).length])),
 }));
 `;
@@ -189,12 +204,20 @@ describe('the published package', () => {
     const result = JSON.parse(run.stdout) as {
       reply: string;
       sqlite: string;
+      mcp: string;
+      sql: string;
       exports: Record<string, number>;
     };
     expect(result.reply).toBe('It is 21 °C in Oslo.');
     // better-sqlite3 is an optional peer: not installed here, and the store says what to install.
     expect(result.sqlite).toMatch(
       /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,
+    );
+    expect(result.mcp).toMatch(
+      /^ConfigurationError: @modelcontextprotocol\/sdk is not installed.*npm install @modelcontextprotocol\/sdk/,
+    );
+    expect(result.sql).toMatch(
+      /^ConfigurationError: node-sql-parser is not installed.*npm install node-sql-parser/,
     );
     for (const count of Object.values(result.exports)) expect(count).toBeGreaterThan(0);
 

@@ -56,9 +56,11 @@ export function checkSql(source: string, policy: SqlPolicy = {}): CodeCheck {
   const dialect = policy.dialect ?? 'postgresql';
   const sql = source.trim();
   if (sql === '') return { ok: false, problems: [{ kind: 'empty', message: 'there is no query' }] };
+  // Outside the try: a missing parser package is the application's error, not the model's SQL.
+  const parser = parserFor(dialect);
   let parsed: ReturnType<Parser['parse']>;
   try {
-    parsed = parserFor(dialect).parse(sql, { database: databaseNames[dialect] });
+    parsed = parser.parse(sql, { database: databaseNames[dialect] });
   } catch (error) {
     const location = (error as { location?: { start?: { line?: number } } }).location;
     const line = location?.start?.line;
