@@ -23,6 +23,7 @@ import { redactSecrets, redactValue } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
+  checkAgentTools,
   createMemoryRateLimiter,
   createMemorySimulationCache,
   createModelSimulator,
@@ -101,6 +102,8 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
           limits: { ...defaultA2ADelegationLimits, ...options.a2a.limits },
         }
       : undefined;
+  // A tool of another library is refused here, saying which adapter to use, not on the first turn.
+  checkAgentTools(options.tools ?? []);
   const agentTools = [
     ...(options.tools ?? []),
     ...(delegation ? [createDelegateToAgentTool(delegation)] : []),

@@ -11,13 +11,13 @@ export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
+export { checkAgentTools } from './internal/describe-foreign-tool.js';
 export {
   type LoadManifestOptions,
   loadManifest,
   readManifest,
   type ToolImplementations,
 } from './load-manifest.js';
-export type { McpConnectionStatus } from './mcp/internal/mcp-connection.js';
 export {
   type McpApprovalPolicy,
   type McpToolFields,
@@ -25,6 +25,7 @@ export {
   mapMcpAnnotations,
   mcpHintDefaults,
 } from './mcp/map-mcp-annotations.js';
+export type { McpConnectionStatus } from './mcp/mcp-connection-status.js';
 export type {
   McpHttpServer,
   McpSourceOptions,
@@ -40,6 +41,13 @@ export {
   type ParseSkillCallsOptions,
   parseSkillCalls,
 } from './parse-skill-calls.js';
+export {
+  type AiSdkSchemaLike,
+  type ReadSchema,
+  readSchema,
+  type SchemaSource,
+  type StandardSchemaLike,
+} from './read-schema.js';
 export {
   createReadToolResultTool,
   type ReadToolResultOptions,
@@ -83,3 +91,4 @@ export {
   toContextText,
 } from './tool-results.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
+export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';

@@ -1,6 +1,7 @@
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
+export { type OptionalPeer, requireOptionalPeer } from './require-optional-peer.js';
 export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,

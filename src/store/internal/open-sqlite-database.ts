@@ -1,6 +1,8 @@
 import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { ConfigurationError } from '../../errors/index.js';
+import { requireOptionalPeer } from '../../util/index.js';
 import { StoreError } from '../store-error.js';
 import {
   createMetaTable,
@@ -24,7 +26,7 @@ export interface OpenSqliteOptions {
 export function openSqliteDatabase(options: OpenSqliteOptions): Database.Database {
   const inMemory = options.path === ':memory:' || options.path === '';
   if (!inMemory) createPrivately(options.path);
-  const db = new Database(options.path, { timeout: options.busyTimeoutMs });
+  const db = openDriver(options);
   try {
     // The busy timeout is in force before anything touches the file. Switching a new file to WAL can still
     // answer "database is locked" at once, without waiting, while another process creates the same file
@@ -91,6 +93,38 @@ function retryWhileLocked<T>(step: () => T, deadline: number): T {
 }
 
 const pauseCell = new Int32Array(new SharedArrayBuffer(4));
+
+/**
+ * better-sqlite3 is an optional peer (a native build): loaded here, when a SQLite store is opened, so
+ * that a PostgreSQL or in-memory user never installs or loads it. Installed with its build script
+ * skipped (pnpm 10, npm with install scripts off), it loads but cannot open a file: said as such.
+ */
+function openDriver(options: OpenSqliteOptions): Database.Database {
+  const Driver = requireOptionalPeer<typeof Database>({
+    specifier: 'better-sqlite3',
+    packageName: 'better-sqlite3',
+    neededFor: 'to use the SQLite store (createSqliteStore, the default store of createAgent)',
+    alternative:
+      'Or give createAgent another store: createMemoryStore(), or createPostgresStore() from flowstack/postgres.',
+  });
+  try {
+    return new Driver(options.path, { timeout: options.busyTimeoutMs });
+  } catch (error) {
+    const message = error instanceof Error ? error.message : '';
+    if (message.includes('bindings file'))
+      throw new ConfigurationError({
+        message:
+          'better-sqlite3 is installed but its native part was not built (its install script did not run): run `npm rebuild better-sqlite3`, or allow its build script in your package manager.',
+        cause: error,
+      });
+    if (message.includes('NODE_MODULE_VERSION'))
+      throw new ConfigurationError({
+        message: `better-sqlite3 was built for another version of Node.js than this one (${process.version}): run \`npm rebuild better-sqlite3\`.`,
+        cause: error,
+      });
+    throw error;
+  }
+}
 
 /**
  * The database holds conversations: folders flowstack creates for it are 0700 and a file it creates is

@@ -13,13 +13,10 @@ import type { JsonSchema } from '../../spec/index.js';
 import { checkToolSpec } from '../internal/check-tool-spec.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import {
-  createMcpConnection,
-  type McpConnection,
-  type McpConnectionStatus,
-} from './internal/mcp-connection.js';
+import { createMcpConnection, type McpConnection } from './internal/mcp-connection.js';
 import { renderMcpContent } from './internal/render-mcp-content.js';
 import { type McpToolHints, mapMcpAnnotations } from './map-mcp-annotations.js';
+import type { McpConnectionStatus } from './mcp-connection-status.js';
 import type { McpToolsOptions } from './mcp-server-options.js';
 
 export interface McpToolSource {
