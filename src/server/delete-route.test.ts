@@ -4,6 +4,7 @@
  * a thread whose turn runs answers 409 and is kept. The route is in the OpenAPI document.
  */
 import { afterEach, describe, expect, it } from 'vitest';
+import type { ScheduleEntry } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { api, createWeatherAgent, startTestServer, storedThreadId } from './fixtures/server-fixture.js';
 
@@ -70,6 +71,36 @@ describe('DELETE /v1/threads/{threadId}', () => {
     expect((await turn).status).toBe(200);
     expect(await store.loadThread(storedThreadId('alice', 'trip'))).toBeDefined();
     expect((await alice('/v1/threads/trip', { method: 'DELETE' })).status).toBe(204);
+  });
+
+  it('removes the thread’s schedules kept by a turn queue, and only those', async () => {
+    const store = createMemoryStore();
+    const { agent } = createWeatherAgent({ store });
+    const schedules = new Map<string, ScheduleEntry>();
+    const entry = (id: string, threadId: string): ScheduleEntry => ({
+      specVersion: 1,
+      id,
+      threadId,
+      text: 'weather in Oslo',
+      everyMs: 60_000,
+      nextRunAt: 1,
+      runs: 0,
+      createdAt: 1,
+    });
+    const queue = {
+      send: agent.send,
+      schedule: async () => entry('x', 'x'),
+      unschedule: async (id: string) => schedules.delete(id),
+      listSchedules: async () => [...schedules.values()],
+    };
+    const server = await startTestServer({ agent, server: { turns: queue } });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    await alice('/v1/threads/trip/messages', { method: 'POST', json: { text: 'weather in Oslo' } });
+    schedules.set('trip-daily', entry('trip-daily', storedThreadId('alice', 'trip')));
+    schedules.set('other-daily', entry('other-daily', 'other'));
+    expect((await alice('/v1/threads/trip', { method: 'DELETE' })).status).toBe(204);
+    expect([...schedules.keys()]).toEqual(['other-daily']);
   });
 
   it('is in the OpenAPI document', async () => {
