@@ -62,6 +62,14 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
   const leases = new Map<string, Lease>();
   const journal = new Map<string, JournalEntry>();
   const audit: AuditRecord[] = [];
+  // Per thread, so that deleting or evicting one does not read every other thread's rows.
+  const journalKeysOf = new Map<string, Set<string>>();
+  const auditIdsOf = new Map<string, number[]>();
+  const keepJournal = (entry: JournalEntry) => {
+    journal.set(entry.key, entry);
+    const keys = journalKeysOf.get(entry.threadId) ?? new Set<string>();
+    journalKeysOf.set(entry.threadId, keys.add(entry.key));
+  };
   const schedules = new Map<string, string>();
   let lastObservationId = 0;
   let closed = false;
@@ -76,17 +84,18 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     histories.delete(threadId);
     observations.delete(threadId);
     leases.delete(threadId);
-    for (const [key, entry] of journal) if (entry.threadId === threadId) journal.delete(key);
+    for (const key of journalKeysOf.get(threadId) ?? []) journal.delete(key);
+    journalKeysOf.delete(threadId);
     for (const [id, data] of schedules)
       if ((JSON.parse(data) as ScheduleEntry).threadId === threadId) schedules.delete(id);
-    audit.forEach((record, index) => {
-      if (record.threadId !== threadId) return;
-      audit[index] = {
+    for (const id of auditIdsOf.get(threadId) ?? []) {
+      const record = audit[id - 1] as AuditRecord;
+      audit[id - 1] = {
         ...record,
         inputSummary: deletedThreadMark,
         ...(record.outputSummary !== undefined ? { outputSummary: deletedThreadMark } : {}),
       };
-    });
+    }
     return existed;
   };
 
@@ -226,7 +235,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
         status: 'started',
         startedAt: entry.startedAt,
       };
-      journal.set(entry.key, started);
+      keepJournal(started);
       return { ...started };
     },
 
@@ -246,7 +255,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
         finishedAt: entry.finishedAt,
         result: entry.result,
       };
-      journal.set(entry.key, recorded);
+      keepJournal(recorded);
       return { ...recorded };
     },
 
@@ -276,6 +285,9 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
       assertOpen();
       const id = audit.length + 1;
       audit.push(copyDefined({ ...record, id }));
+      const ids = auditIdsOf.get(record.threadId);
+      if (ids) ids.push(id);
+      else auditIdsOf.set(record.threadId, [id]);
       return id;
     },
 
