@@ -1,7 +1,8 @@
 /**
  * Deleting a thread from the SQLite store (docs/decisions/0076): every row of the thread goes in one
- * transaction, the audit rows keep only who ran what when. The connection runs with `secure_delete`, so
- * the freed space is overwritten with zeros, and the write-ahead log is checkpointed and truncated
+ * transaction, the audit rows keep only who ran what when. The connection runs with `secure_delete` from
+ * the start, so the space every delete and update frees is overwritten with zeros — the snapshot an update
+ * replaced leaves nothing behind either — and the write-ahead log is checkpointed and truncated
  * afterwards, so the file and its `-wal` no longer hold the thread's bytes. A checkpoint that another
  * connection's open read holds back finishes at a later checkpoint.
  */
