@@ -21,6 +21,8 @@ export type {
   AgentOptions,
   AgentTelemetryOptions,
   ConversationMessage,
+  DeletedThread,
+  DeleteThreadOptions,
   ExecutionOptions,
   ResumeOptions,
   RollbackOptions,

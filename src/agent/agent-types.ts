@@ -149,6 +149,20 @@ export interface SendOptions {
   threadExecution?: ExecutionOptions;
 }
 
+/** Deleting a thread (`agent.deleteThread`). */
+export interface DeleteThreadOptions {
+  threadId: string;
+  /** Who asks; must own the thread (another principal's thread is not found, as an unknown one). */
+  principal?: string;
+}
+
+/** What `agent.deleteThread` removed. */
+export interface DeletedThread {
+  threadId: string;
+  /** How many file snapshots of the thread were removed with it. */
+  fileSnapshots: number;
+}
+
 export interface Agent {
   /** Runs one turn on a thread; an unknown thread id starts a new thread. */
   send(options: SendOptions): Promise<TurnResult>;
@@ -180,6 +194,17 @@ export interface Agent {
    * (unknown snapshot, path out of the root, corrupt snapshot) — having changed nothing.
    */
   rollback(options: RollbackOptions): Promise<RollbackReport>;
+  /**
+   * Deletes a thread whole: its snapshot, history, journal, observations, file snapshots and the
+   * schedules that send to it, in the store and the snapshot folder; its audit rows stay with their
+   * summaries erased (docs/decisions/0076). Throws `ThreadNotFoundError` (unknown, or another
+   * principal's), `ThreadBusyError` (a turn runs) or `ConfigurationError` (a store that cannot delete).
+   * Files the thread's tools changed stay as they are.
+   *
+   * @example
+   * await agent.deleteThread({ threadId: 't1', principal: 'alice' });
+   */
+  deleteThread(options: DeleteThreadOptions): Promise<DeletedThread>;
   /**
    * Listens to observations after they are saved (by thread and type), and to live progress (id 0)
    * when `progress` is set.

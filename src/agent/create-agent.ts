@@ -1,13 +1,14 @@
 /**
  * `createAgent()`: the agent's options become one frozen configuration (`agent-config.ts`), and each
  * entry point runs on it — a message (`send-message.ts`), an answer to a suspension (`resume-thread.ts`),
- * a read or a rollback (`thread-views.ts`). A turn itself is the machine of `turn-machine.ts` performed by
+ * a read or a rollback (`thread-views.ts`), a deletion (`delete-thread.ts`). A turn itself is the machine of `turn-machine.ts` performed by
  * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-machine.md.
  */
 import { sweepFileSnapshots } from '../consistency/index.js';
 import { warmUpProcess } from '../replay/index.js';
 import { resolveAgentConfig } from './agent-config.js';
 import type { Agent, AgentOptions } from './agent-types.js';
+import { deleteThread } from './delete-thread.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
 import { resumeThread } from './resume-thread.js';
 import { sendMessage } from './send-message.js';
@@ -30,6 +31,7 @@ export function createAgent(options: AgentOptions): Agent {
     resume: (resumeOptions) => resumeThread(config, resumeOptions),
     readThread: (threadId) => readThreadView(config, threadId),
     rollback: (rollbackOptions) => rollbackThread(config, rollbackOptions),
+    deleteThread: (deleteOptions) => deleteThread(config, deleteOptions),
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
     warmUp: () => warmUpProcess(createAgent),

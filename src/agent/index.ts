@@ -5,6 +5,8 @@ export type {
   AgentOptions,
   AgentTelemetryOptions,
   ConversationMessage,
+  DeletedThread,
+  DeleteThreadOptions,
   ExecutionOptions,
   ResumeOptions,
   SendOptions,

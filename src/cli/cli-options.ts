@@ -26,6 +26,8 @@ export const usage = `Usage: flowstack <command> [options]
                                   "force":true}'); --suspension <id> picks one when several wait
   rollback <thread>             restore the files a tool call changed (--snapshot <id>; default the latest;
                                   --force overwrites later changes to those files)
+  delete <thread>               delete a thread: its messages, journal, events, file snapshots and
+                                  schedules (its audit rows stay, their summaries erased; --principal)
   audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)
   demo [example]                play the example's demo conversation
 

@@ -7,6 +7,7 @@ import { type CliArgs, parseCliArgs, usage } from './cli-options.js';
 import { approveCommand } from './commands/approve-command.js';
 import { auditCommand } from './commands/audit-command.js';
 import { chatCommand } from './commands/chat-command.js';
+import { deleteCommand } from './commands/delete-command.js';
 import { demoCommand } from './commands/demo-command.js';
 import { rollbackCommand } from './commands/rollback-command.js';
 import { runCommand } from './commands/run-command.js';
@@ -19,7 +20,7 @@ import { exitCodes } from './exit-codes.js';
 import { findExample } from './internal/open-example.js';
 
 const exampleCommands = new Set(['serve', 'chat', 'run', 'demo', 'worker']);
-const threadCommands = new Set(['show', 'approve', 'rollback']);
+const threadCommands = new Set(['show', 'approve', 'rollback', 'delete']);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   let args: CliArgs;
@@ -77,6 +78,7 @@ async function dispatch(command: string, rest: string[], args: CliArgs, io: CliI
     if (typeof example === 'number') return example;
     if (command === 'show') return showCommand(args, io, { example, threadId });
     if (command === 'approve') return approveCommand(args, io, { example, threadId });
+    if (command === 'delete') return deleteCommand(args, io, { example, threadId });
     return rollbackCommand(args, io, { example, threadId });
   }
   if (command === 'threads') return threadsCommand(args, io);

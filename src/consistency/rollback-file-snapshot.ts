@@ -24,8 +24,10 @@ export interface RollbackFileSnapshotOptions {
  * Runs a snapshot's inverse operations (seed 004 rollback), idempotent and resumable:
  * - everything is checked before anything is written — the snapshot exists on this thread, its record
  *   and every stored content read back with their checksums, every path still resolves inside the root,
- *   nothing in the way is a folder or link, and (unless `force`) no file changed after the call left it,
+ *   nothing in the way is a folder, a link or a file with a second name (hard link), and (unless `force`) no file changed after the call left it,
  *   by a later call or by someone else — else a `FileSnapshotError` and nothing changes;
+ * - each write reaches its folder without following a link and lands by an atomic rename inside it
+ *   (`nodeWorkspaceFiles`), so a folder swapped for a link meanwhile sends nothing out of the root;
  * - each step is recorded as done in the snapshot's journal (flushed) after it took effect, so a
  *   rollback killed half-way carries on from the first step not recorded; a step done but not recorded
  *   runs again and writes the same bytes;
@@ -124,6 +126,13 @@ async function prepare(
         snapshotId,
         path: step.path,
         message: `'${step.path}' is now a folder or a link; the rollback would overwrite it and was not started.`,
+      });
+    if (step.kind === 'restore' && (there?.links ?? 1) > 1)
+      throw new FileSnapshotError({
+        reason: 'not_a_file',
+        snapshotId,
+        path: step.path,
+        message: `'${step.path}' now has more than one name (a hard link, maybe to a file outside the root); the rollback was not started.`,
       });
     if (step.kind !== 'restore') {
       prepared.push({ absolute, present: there !== undefined });

@@ -47,6 +47,13 @@ export async function takeFileSnapshot(options: TakeFileSnapshotOptions): Promis
         path,
         message: `Path '${path}' is not a regular file (a folder or a link); it cannot be snapshotted.`,
       });
+    // A file with a second name may be a file outside the root linked in (docs/decisions/0077).
+    if (info && (info.links ?? 1) > 1)
+      throw new FileSnapshotError({
+        reason: 'not_a_file',
+        path,
+        message: `Path '${path}' is a file with more than one name (a hard link, maybe to a file outside the root); it cannot be snapshotted.`,
+      });
     if (!info) {
       const createdDirs = await missingFolders(resolved.absolute, resolved.relative, workspace);
       files.push({

@@ -4,9 +4,11 @@
  * real thing.
  */
 import { randomBytes } from 'node:crypto';
-import { chmod, lstat, mkdir, readFile, rename, rm, rmdir } from 'node:fs/promises';
-import { basename, dirname, join } from 'node:path';
-import { syncPath, writeSynced } from './internal/sync-path.js';
+import { constants as fs } from 'node:fs';
+import { lstat, open, rename, rm, rmdir } from 'node:fs/promises';
+import { basename, dirname } from 'node:path';
+import { FileSnapshotError } from '../errors/index.js';
+import { type NoFollowFolder, openFolderNoFollow } from './internal/open-folder-no-follow.js';
 
 /** What is at a path, as far as snapshots care. */
 export interface WorkspaceFileInfo {
@@ -14,6 +16,11 @@ export interface WorkspaceFileInfo {
   kind: 'file' | 'other';
   mode: number;
   size: number;
+  /**
+   * How many names the file has. A file with more than one (a hard link) may be a file outside the root
+   * under a name inside it, so snapshots and rollbacks refuse it. Left out, one is assumed.
+   */
+  links?: number;
 }
 
 /** The file operations snapshots and rollbacks use. */
@@ -32,43 +39,114 @@ export interface WorkspaceFiles {
   removeDir(path: string): Promise<void>;
 }
 
-/** The real file system, through `node:fs/promises`, flushing what it writes. */
+/**
+ * The real file system. Paths are absolute and built on the root's real path, so none of their parts is
+ * a link: every operation reaches its folder without following one (`openFolderNoFollow`), opens files
+ * with `O_NOFOLLOW`, and refuses a file with more than one name — a folder swapped for a link, or a hard
+ * link to a file elsewhere, while a rollback runs sends nothing outside the root (docs/decisions/0077).
+ */
 export const nodeWorkspaceFiles: WorkspaceFiles = {
   async inspect(path) {
     try {
       const info = await lstat(path);
-      return { kind: info.isFile() ? 'file' : 'other', mode: info.mode & 0o7777, size: info.size };
+      return {
+        kind: info.isFile() ? 'file' : 'other',
+        mode: info.mode & 0o7777,
+        size: info.size,
+        links: info.nlink,
+      };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
   },
-  read: async (path) => new Uint8Array(await readFile(path)),
-  async write(path, bytes, mode) {
-    const folder = dirname(path);
-    await mkdir(folder, { recursive: true });
-    const temporary = join(folder, `.${basename(path)}.${randomBytes(6).toString('hex')}.restore`);
+  async read(path) {
+    const folder = await openFolderNoFollow(dirname(path), { create: false });
+    if (!folder) throw missing(path);
     try {
-      await writeSynced(temporary, bytes, mode);
-      await chmod(temporary, mode); // the umask may have narrowed it
-      await rename(temporary, path);
+      const file = await openNoFollow(folder.at(basename(path)), fs.O_RDONLY);
+      try {
+        const info = await file.stat();
+        if (!info.isFile() || info.nlink > 1) throw notOneFile(path);
+        return new Uint8Array(await file.readFile());
+      } finally {
+        await file.close();
+      }
+    } finally {
+      await folder.close();
+    }
+  },
+  async write(path, bytes, mode) {
+    const folder = (await openFolderNoFollow(dirname(path), { create: true })) as NoFollowFolder;
+    const name = basename(path);
+    const temporary = folder.at(`.${name}.${randomBytes(6).toString('hex')}.restore`);
+    try {
+      const file = await openNoFollow(temporary, fs.O_WRONLY | fs.O_CREAT | fs.O_EXCL, mode);
+      try {
+        await file.writeFile(bytes);
+        await file.chmod(mode); // the umask may have narrowed it
+        await file.sync();
+      } finally {
+        await file.close();
+      }
+      const there = await lstat(folder.at(name)).catch(() => undefined);
+      if (there && (!there.isFile() || there.nlink > 1)) throw notOneFile(path);
+      await folder.verify();
+      await rename(temporary, folder.at(name));
+      await folder.sync();
     } catch (error) {
       await rm(temporary, { force: true });
       throw error;
+    } finally {
+      await folder.close();
     }
-    await syncPath(folder);
   },
   async removeFile(path) {
-    await rm(path, { force: true });
-    await syncPath(dirname(path)).catch(() => undefined);
+    const folder = await openFolderNoFollow(dirname(path), { create: false });
+    if (!folder) return;
+    try {
+      await rm(folder.at(basename(path)), { force: true });
+      await folder.sync().catch(() => undefined);
+    } finally {
+      await folder.close();
+    }
   },
   async removeDir(path) {
+    const folder = await openFolderNoFollow(dirname(path), { create: false });
+    if (!folder) return;
     try {
-      await rmdir(path);
-      await syncPath(dirname(path)).catch(() => undefined);
+      await rmdir(folder.at(basename(path)));
+      await folder.sync().catch(() => undefined);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
-      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST') throw error;
+      if (code !== 'ENOENT' && code !== 'ENOTEMPTY' && code !== 'EEXIST' && code !== 'ENOTDIR') throw error;
+    } finally {
+      await folder.close();
     }
   },
 };
+
+async function openNoFollow(path: string, flags: number, mode?: number) {
+  try {
+    return await open(path, flags | fs.O_NOFOLLOW, mode);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ELOOP') throw notOneFile(path, error);
+    throw error;
+  }
+}
+
+function notOneFile(path: string, cause?: unknown): FileSnapshotError {
+  return new FileSnapshotError({
+    reason: 'not_a_file',
+    path,
+    message: `'${path}' is a link, not a file, or a file with more than one name (a hard link); it was left as it is.`,
+    cause,
+  });
+}
+
+function missing(path: string): NodeJS.ErrnoException {
+  return Object.assign(new Error(`ENOENT: no such file or directory, open '${path}'`), {
+    code: 'ENOENT',
+    path,
+  });
+}

@@ -15,6 +15,7 @@ import { problem, problemResponse, toProblem } from './problem-details.js';
 import { mountA2A } from './routes/a2a-routes.js';
 import { registerAuditRoutes } from './routes/audit-routes.js';
 import { registerChatRoutes } from './routes/chat-routes.js';
+import { registerDeleteRoutes } from './routes/delete-routes.js';
 import { registerEventRoutes } from './routes/event-routes.js';
 import { registerFrameRoutes } from './routes/frame-routes.js';
 import { registerThreadRoutes } from './routes/thread-routes.js';
@@ -107,6 +108,7 @@ export function createServer(options: ServerOptions): FlowstackServer {
   // Every route, `/a2a` and routes added later included; on `/v1` it runs after the bearer check above.
   app.use('*', limitBody);
   registerThreadRoutes(app, context);
+  registerDeleteRoutes(app, context);
   registerTurnRoutes(app, context);
   registerEventRoutes(app, context);
   registerFrameRoutes(app, context);

@@ -162,6 +162,16 @@ export function createOpenApiDocument(
             ...problems(400, 401, 404),
           },
         },
+        delete: {
+          summary: 'Delete the thread and everything kept of it',
+          description:
+            'Removes the thread’s snapshot, history, journal, observations, file snapshots and the schedules that send to it. Its audit records stay, with their input and output summaries replaced by a deletion mark. Files the thread’s tools changed are not touched. Another principal’s thread answers 404 as an unknown one does; a thread with a turn running or waiting answers 409.',
+          parameters: [threadId],
+          responses: {
+            '204': { description: 'Deleted' },
+            ...problems(400, 401, 404, 409, 501),
+          },
+        },
       },
       '/v1/threads/{threadId}/messages': {
         post: {

@@ -15,8 +15,9 @@ import type { TurnRunner } from './turn-runner.js';
  * The agent as the server uses it. `createAgent`'s agents roll back file snapshots; another agent (a
  * stand-in, a proxy) may leave `rollback` out, and the rollback route then answers 501.
  */
-export type ServerAgent = Omit<Agent, 'rollback' | 'stream'> & {
+export type ServerAgent = Omit<Agent, 'rollback' | 'stream' | 'deleteThread'> & {
   rollback?: (options: RollbackOptions) => Promise<unknown>;
+  deleteThread?: Agent['deleteThread'];
 };
 
 /**

@@ -12,6 +12,7 @@ export type * from './schedule-spec.js';
 export type * from './simulation-cache.js';
 export type * from './skill-outcome.js';
 export type * from './store-spec.js';
+export { deletedThreadMark } from './store-spec.js';
 export type * from './thread-snapshot.js';
 export { currentSnapshotVersion } from './thread-snapshot.js';
 export type * from './tool-spec.js';

@@ -124,6 +124,9 @@ export type AuditDraft = Omit<AuditRecord, 'id' | 'outputSummary' | 'durationMs'
 
 import type { ScheduleEntry } from './schedule-spec.js';
 
+/** What the audit rows of a deleted thread hold in place of their input and output summaries. */
+export const deletedThreadMark = '[deleted with its thread]';
+
 export interface StateStoreV1 {
   readonly specVersion: 1;
   readonly kind: string;
@@ -182,6 +185,15 @@ export interface StateStoreV1 {
   deleteSchedule?(id: string): Promise<boolean>;
   /** Every kept schedule, soonest first. */
   listSchedules?(): Promise<ScheduleEntry[]>;
+
+  /**
+   * Deletes a thread whole, in one transaction: its snapshot, history, observations, lease, journal and
+   * the schedules that send to it. Its audit rows stay (who ran which tool when) with their input and
+   * output summaries replaced by {@link deletedThreadMark} (docs/decisions/0076). Resolves with whether
+   * the thread was there. Optional: a store without it cannot delete threads (`agent.deleteThread`
+   * refuses with a `ConfigurationError`).
+   */
+  deleteThread?(threadId: string): Promise<boolean>;
 
   close(): Promise<void>;
 }

@@ -1,12 +1,13 @@
-import { VersionConflictError } from '../errors/index.js';
-import type {
-  AuditRecord,
-  HistoryEntry,
-  JournalEntry,
-  ObservationRow,
-  ScheduleEntry,
-  StateStore,
-  StoredThread,
+import { ConfigurationError, VersionConflictError } from '../errors/index.js';
+import {
+  type AuditRecord,
+  deletedThreadMark,
+  type HistoryEntry,
+  type JournalEntry,
+  type ObservationRow,
+  type ScheduleEntry,
+  type StateStore,
+  type StoredThread,
 } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
 import { assertValidCommit } from './internal/assert-valid-commit.js';
@@ -20,7 +21,17 @@ export interface MemoryStoreOptions {
    * in by the caller (`now`, `startedAt`, `createdAt`), so the memory store never reads the clock.
    */
   clock?: Clock;
+  /**
+   * How many threads the store keeps (default 10,000). A commit that starts a thread beyond it deletes
+   * the least recently used thread that holds no lease — read or committed longest ago — as
+   * `deleteThread` would; a thread whose turn runs is never evicted, so the store may hold more while
+   * every thread is busy. `Infinity` keeps every thread (docs/decisions/0076).
+   */
+  maxThreads?: number;
 }
+
+/** The memory store's bound on threads when `maxThreads` is left out. */
+export const defaultMaxMemoryThreads = 10_000;
 
 interface Lease {
   owner: string;
@@ -38,16 +49,67 @@ const kind = 'memory';
  * const store = createMemoryStore();
  * const { version } = await store.commit({ threadId: 't1', expectedVersion: 0, data: '{}', now: Date.now() });
  */
-export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore {
+export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore {
+  const maxThreads = options.maxThreads ?? defaultMaxMemoryThreads;
+  if (!(maxThreads >= 1))
+    throw new ConfigurationError({
+      message: `maxThreads must be at least 1 (or Infinity), not ${options.maxThreads}.`,
+    });
+  // In use order: a thread read or committed moves to the end, so the first idle one is the least recent.
   const threads = new Map<string, StoredThread>();
   const histories = new Map<string, HistoryEntry[]>();
   const observations = new Map<string, ObservationRow[]>();
   const leases = new Map<string, Lease>();
   const journal = new Map<string, JournalEntry>();
   const audit: AuditRecord[] = [];
+  // Per thread, so that deleting or evicting one does not read every other thread's rows.
+  const journalKeysOf = new Map<string, Set<string>>();
+  const auditIdsOf = new Map<string, number[]>();
+  const keepJournal = (entry: JournalEntry) => {
+    journal.set(entry.key, entry);
+    const keys = journalKeysOf.get(entry.threadId) ?? new Set<string>();
+    journalKeysOf.set(entry.threadId, keys.add(entry.key));
+  };
   const schedules = new Map<string, string>();
   let lastObservationId = 0;
   let closed = false;
+
+  const touch = (thread: StoredThread) => {
+    threads.delete(thread.threadId);
+    threads.set(thread.threadId, thread);
+  };
+
+  const removeThread = (threadId: string): boolean => {
+    const existed = threads.delete(threadId);
+    histories.delete(threadId);
+    observations.delete(threadId);
+    leases.delete(threadId);
+    for (const key of journalKeysOf.get(threadId) ?? []) journal.delete(key);
+    journalKeysOf.delete(threadId);
+    for (const [id, data] of schedules)
+      if ((JSON.parse(data) as ScheduleEntry).threadId === threadId) schedules.delete(id);
+    for (const id of auditIdsOf.get(threadId) ?? []) {
+      const record = audit[id - 1] as AuditRecord;
+      audit[id - 1] = {
+        ...record,
+        inputSummary: deletedThreadMark,
+        ...(record.outputSummary !== undefined ? { outputSummary: deletedThreadMark } : {}),
+      };
+    }
+    return existed;
+  };
+
+  /** Makes room for one more thread: evicts least recently used threads that hold no live lease. */
+  const evictIdleThreads = (now: number) => {
+    let excess = threads.size - maxThreads + 1;
+    for (const threadId of threads.keys()) {
+      if (excess <= 0) return;
+      const lease = leases.get(threadId);
+      if (lease && lease.expiresAt > now) continue;
+      removeThread(threadId);
+      excess -= 1;
+    }
+  };
 
   const assertOpen = () => {
     if (closed)
@@ -61,6 +123,7 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
     async loadThread(threadId) {
       assertOpen();
       const thread = threads.get(threadId);
+      if (thread) touch(thread);
       return thread && { ...thread };
     },
 
@@ -77,6 +140,8 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
         });
       }
       const version = actualVersion + 1;
+      if (!current && threads.size >= maxThreads) evictIdleThreads(change.now);
+      threads.delete(change.threadId);
       threads.set(
         change.threadId,
         copyDefined({
@@ -170,7 +235,7 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
         status: 'started',
         startedAt: entry.startedAt,
       };
-      journal.set(entry.key, started);
+      keepJournal(started);
       return { ...started };
     },
 
@@ -190,7 +255,7 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
         finishedAt: entry.finishedAt,
         result: entry.result,
       };
-      journal.set(entry.key, recorded);
+      keepJournal(recorded);
       return { ...recorded };
     },
 
@@ -220,6 +285,9 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       assertOpen();
       const id = audit.length + 1;
       audit.push(copyDefined({ ...record, id }));
+      const ids = auditIdsOf.get(record.threadId);
+      if (ids) ids.push(id);
+      else auditIdsOf.set(record.threadId, [id]);
       return id;
     },
 
@@ -258,6 +326,11 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       return [...schedules.values()]
         .map((data) => JSON.parse(data) as ScheduleEntry)
         .sort((a, b) => a.nextRunAt - b.nextRunAt || a.id.localeCompare(b.id));
+    },
+
+    async deleteThread(threadId) {
+      assertOpen();
+      return removeThread(threadId);
     },
 
     async close() {

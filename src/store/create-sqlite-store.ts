@@ -12,6 +12,7 @@ import type {
 import { assertValidCommit } from './internal/assert-valid-commit.js';
 import { dropNulls } from './internal/drop-nulls.js';
 import { openSqliteDatabase } from './internal/open-sqlite-database.js';
+import { createSqliteThreadDeletion } from './internal/sqlite-delete-thread.js';
 import { createSqliteSchedules } from './internal/sqlite-schedules.js';
 import {
   type JournalRow,
@@ -102,7 +103,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     return { version: actualVersion + 1, historySeqs, observationIds };
   });
 
-  // No transaction around it: the insert is one statement, and a row once written is never removed.
+  // No transaction around it: the insert is one statement, and a row is removed only with its thread.
   const startJournal = (entry: JournalEntry): JournalEntry => {
     const inserted = statements.insertJournal.get({
       key: entry.key,
@@ -263,6 +264,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     },
 
     ...createSqliteSchedules(db, assertOpen),
+    ...createSqliteThreadDeletion(db, assertOpen),
 
     async close() {
       if (closed) return;

@@ -9,13 +9,14 @@
  */
 import assert from 'node:assert/strict';
 import { FlowstackError } from '../errors/index.js';
-import type {
-  AuditDraft,
-  HistoryDraft,
-  JournalEntry,
-  ScheduleEntry,
-  StateStore,
-  ThreadCommit,
+import {
+  type AuditDraft,
+  deletedThreadMark,
+  type HistoryDraft,
+  type JournalEntry,
+  type ScheduleEntry,
+  type StateStore,
+  type ThreadCommit,
 } from '../spec/index.js';
 
 /** What a case may do besides using the store it is given. */
@@ -768,6 +769,72 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
       assert.equal(await store.deleteSchedule('b'), false);
       const after = context.reopen ? await context.reopen(store) : store;
       assert.deepEqual(await after.listSchedules?.(), [{ ...entry('a', t0 + 1), runs: 3 }]);
+    },
+  },
+  {
+    name: 'deleting a thread (when the store can) removes every row of it and only of it, across a reopen',
+    async run(store, context) {
+      if (!store.deleteThread) return;
+      const fill = async (threadId: string) => {
+        await store.commit(
+          change(threadId, 0, {
+            principal: 'alice',
+            history: [historyDraft(`secret of ${threadId}`)],
+            observations: [{ type: 'turn-start', data: `{"of":"${threadId}"}` }],
+          }),
+        );
+        await store.journalStart(journalEntry(threadId, 'call_1'));
+        await store.acquireLease({ threadId, owner: 'w1', ttlMs: 1_000, now: t0 });
+        await store.releaseLease({ threadId, owner: 'w1' });
+        const auditId = await store.appendAudit(auditDraft(threadId, t0));
+        await store.completeAudit({ id: auditId, status: 'succeeded', outputSummary: 'sent', durationMs: 3 });
+        await store.saveSchedule?.({
+          specVersion: 1,
+          id: `every-${threadId}`,
+          threadId,
+          text: `remind ${threadId}`,
+          everyMs: 60_000,
+          nextRunAt: t0 + 60_000,
+          runs: 0,
+          createdAt: t0,
+        });
+      };
+      await fill('gone');
+      await fill('kept');
+      assert.equal(await store.deleteThread('gone'), true);
+      assert.equal(await store.deleteThread('gone'), false);
+      assert.equal(await store.deleteThread('never'), false);
+      const after = context.reopen ? await context.reopen(store) : store;
+      assert.equal(await after.loadThread('gone'), undefined);
+      assert.deepEqual(await after.readHistory('gone'), []);
+      assert.deepEqual(await after.readObservations('gone'), []);
+      assert.deepEqual(await after.listJournal('gone'), []);
+      assert.equal(await after.readJournal('gone:call_1'), undefined);
+      assert.deepEqual(
+        (await after.listThreads()).map((thread) => thread.threadId),
+        ['kept'],
+      );
+      if (after.listSchedules)
+        assert.deepEqual(
+          (await after.listSchedules()).map((entry) => entry.id),
+          ['every-kept'],
+        );
+      // The audit log keeps who ran what when, without what the thread said (docs/decisions/0076).
+      const [goneAudit] = await after.readAudit({ threadId: 'gone' });
+      assert.equal(goneAudit?.toolName, 'send_email');
+      assert.equal(goneAudit?.principal, 'alice');
+      assert.equal(goneAudit?.status, 'succeeded');
+      assert.equal(goneAudit?.inputSummary, deletedThreadMark);
+      assert.equal(goneAudit?.outputSummary, deletedThreadMark);
+      const [keptAudit] = await after.readAudit({ threadId: 'kept' });
+      assert.equal(keptAudit?.inputSummary, '{"to":"bob@example.com"}');
+      assert.equal((await after.readHistory('kept')).length, 1);
+      assert.equal((await after.listJournal('kept')).length, 1);
+      // The id is free again: a new thread of the same id starts at version 1 with its own history.
+      const again = await after.commit(change('gone', 0, { history: [historyDraft('new start')] }));
+      assert.equal(again.version, 1);
+      assert.deepEqual(again.historySeqs, [1]);
+      assert.ok(await after.acquireLease({ threadId: 'gone', owner: 'w2', ttlMs: 1_000, now: t0 }));
     },
   },
   {

@@ -16,6 +16,7 @@ import type { Row } from '../../store/internal/sqlite-statements.js';
 import { StoreError } from '../../store/store-error.js';
 import { commitThread } from './internal/commit-thread.js';
 import { createPostgresConnection, type PostgresConnection } from './internal/create-postgres-connection.js';
+import { deleteThreadRows } from './internal/delete-thread.js';
 import { describeAddress } from './internal/describe-address.js';
 import { loadPg } from './internal/load-pg.js';
 import { openPostgresSchema } from './internal/open-postgres-schema.js';
@@ -209,6 +210,12 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     async listSchedules() {
       const rows = await query<{ data: string }>((s) => s.selectSchedules, []);
       return rows.map((row) => JSON.parse(row.data) as ScheduleEntry);
+    },
+
+    async deleteThread(threadId) {
+      assertOpen();
+      const { connection, statements } = await open();
+      return connection.transaction((inTransaction) => deleteThreadRows(inTransaction, statements, threadId));
     },
 
     async releaseLease({ threadId, owner }) {

@@ -94,6 +94,16 @@ export function createPostgresStatements(schema: string) {
       ON CONFLICT (id) DO UPDATE SET next_run_at = excluded.next_run_at, data = excluded.data`,
     deleteSchedule: `DELETE FROM ${schema}.schedules WHERE id = $1 RETURNING 1 AS found`,
     selectSchedules: `SELECT data FROM ${schema}.schedules ORDER BY next_run_at, id`,
+    // Deleting a thread (docs/decisions/0076), each with $1 the thread id, in one transaction.
+    deleteThread: `DELETE FROM ${schema}.threads WHERE thread_id = $1 RETURNING 1 AS found`,
+    deleteHistoryOfThread: `DELETE FROM ${schema}.history WHERE thread_id = $1`,
+    deleteObservationsOfThread: `DELETE FROM ${schema}.observations WHERE thread_id = $1`,
+    deleteLeaseOfThread: `DELETE FROM ${schema}.leases WHERE thread_id = $1`,
+    deleteJournalOfThread: `DELETE FROM ${schema}.journal WHERE thread_id = $1`,
+    deleteSchedulesOfThread: `DELETE FROM ${schema}.schedules WHERE (data::jsonb ->> 'threadId') = $1`,
+    // $1 thread, $2 the mark that replaces the summaries.
+    markAuditOfThread: `UPDATE ${schema}.audit SET input_summary = $2,
+      output_summary = CASE WHEN output_summary IS NULL THEN NULL ELSE $2 END WHERE thread_id = $1`,
   };
 }
 
