@@ -1,0 +1,3 @@
+export { createMcpHttpHandler, type McpHttpHandler } from './create-mcp-http-handler.js';
+export { createMcpServer, type McpServerOptions } from './create-mcp-server.js';
+export { type McpSuspension, type McpTurnOutcome, toMcpOutcome } from './mcp-turn-result.js';
