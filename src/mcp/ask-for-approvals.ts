@@ -4,14 +4,14 @@
  * "decline" is a rejection; a dismissed question ("cancel") stays open, for the `approve` tool or later.
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { Agent } from '../agent/index.js';
 import type { TurnResult } from '../turn/index.js';
+import type { McpAgent } from './mcp-agent.js';
 
 /** A turn can suspend again after each approval; past this many in one call, the rest wait for `approve`. */
 const maxApprovalsPerCall = 10;
 
 export async function askForApprovals(options: {
-  agent: Agent;
+  agent: McpAgent;
   server: McpServer;
   result: TurnResult;
   principal: string | undefined;

@@ -17,14 +17,14 @@
 import { randomUUID } from 'node:crypto';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
-import type { Agent } from '../agent/index.js';
 import { FlowstackError } from '../errors/index.js';
 import type { TurnResult } from '../turn/index.js';
 import { askForApprovals } from './ask-for-approvals.js';
+import type { McpAgent } from './mcp-agent.js';
 import { toToolResult } from './mcp-turn-result.js';
 
 export interface McpServerOptions {
-  agent: Agent;
+  agent: McpAgent;
   /** The server's name in the MCP handshake; defaults to `flowstack`. */
   name?: string;
   version?: string;
