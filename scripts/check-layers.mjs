@@ -27,7 +27,7 @@ const order = [
   ['plan/loop'],
   ['replay', 'schedule'],
   ['agent'],
-  ['server', 'cli', 'ui', 'test'],
+  ['server', 'cli', 'ui', 'test', 'mcp'],
 ];
 const level = new Map(order.flatMap((names, i) => names.map((n) => [n, i])));
 // Adapters may import anything below tool/; nothing in core may import an adapter. The command line is

@@ -86,13 +86,17 @@ export type { FastPathRule } from './nlu/index.js';
 export {
   isObservationOf,
   isProgress,
+  type ModelPrice,
   type ObservationDataMap,
   type ObservationDataOf,
   type ObservationListener,
   type ObservationOf,
   type ObservedPlanItem,
+  type PriceTable,
   type SubscribeObservations,
   type SubscribeOptions,
+  type TokenUsage,
+  type TurnUsage,
 } from './observe/index.js';
 export type { PlanOptions } from './plan/index.js';
 // Redaction.

@@ -120,7 +120,7 @@ describe('OpenTelemetry spans of a turn', () => {
         'flowstack.flow.name': 'get_weather',
         'gen_ai.usage.input_tokens': 120,
         'gen_ai.usage.output_tokens': 14,
-        'gen_ai.response.finish_reasons': ['tool-calls'],
+        'gen_ai.response.finish_reasons': ['tool_call'],
       });
       const tool = byName('execute_tool lookup_weather')[0] as ReadableSpan;
       expect(tool.attributes).toMatchObject({

@@ -2,12 +2,12 @@
  * The agent's public types: how it is configured and what a turn returns.
  */
 
-import type { Tracer } from '@opentelemetry/api';
+import type { Meter, Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
 import type { AgentFileOptions, FileSnapshotSweep, RollbackOptions } from '../consistency/index.js';
 import type { SupportedLanguageModel } from '../model/index.js';
 import type { FastPathRule } from '../nlu/index.js';
-import type { SubscribeObservations } from '../observe/index.js';
+import type { PriceTable, SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
 import type { WarmUpReport } from '../replay/index.js';
 import type { ExecutionOptions, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
@@ -108,8 +108,22 @@ export interface AgentTelemetryOptions {
   tracer?: Tracer;
   /** `gen_ai.agent.name` of turn spans; defaults to `flowstack`. */
   agentName?: string;
-  /** Record prompts, tool arguments and results (redacted) as span attributes. Off by default. */
+  /**
+   * Record prompts (`gen_ai.input.messages`, `gen_ai.system_instructions`), answers
+   * (`gen_ai.output.messages`), tool definitions in full, tool arguments and results (all redacted and
+   * capped) as span attributes. Off by default.
+   */
   recordContent?: boolean;
+  /**
+   * Where `gen_ai.client.token.usage` and `gen_ai.client.operation.duration` go; defaults to the global
+   * meter `flowstack`, a no-op until an OpenTelemetry metrics SDK is registered.
+   */
+  meter?: Meter;
+  /**
+   * Prices per million tokens by model id (`{ 'gpt-4.1-mini': { input: 0.4, output: 1.6, cacheRead: 0.1 } }`):
+   * `TurnResult.usage.cost` then says what a turn cost, in the table's currency.
+   */
+  prices?: PriceTable;
 }
 
 /** Answering a suspension (DESIGN.md invariant 6): the feedback becomes the suspended call's result. */

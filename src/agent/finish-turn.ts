@@ -4,6 +4,7 @@
  */
 import { listFileSnapshots } from '../consistency/index.js';
 import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
+import { createUsageTally } from '../observe/index.js';
 import { endInflight } from '../replay/index.js';
 import { composeReply } from '../respond/index.js';
 import { commitTurn, record, type TurnResult, type TurnState, type TurnStatus } from '../turn/index.js';
@@ -38,6 +39,7 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
     frames: reply.frames,
     stack: turn.snapshot.stack,
     observations,
+    usage: open.loop.options.telemetry?.usage() ?? createUsageTally().total(),
   };
   if (pending) result.pending = pending;
   if (waiting.length > 0) result.suspensions = waiting.map(describeSuspension);

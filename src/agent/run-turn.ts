@@ -38,7 +38,7 @@ export async function runTurn(
   try {
     const open = await openTurn(config, request, loaded, { ...input, turnId, telemetry });
     const result = await performTurn(open);
-    telemetry.end({ status: result.status });
+    telemetry.end({ status: result.status, input: open.text, reply: result.reply });
     return result;
   } catch (error) {
     telemetry.end({ status: 'failed', error });
@@ -189,5 +189,8 @@ function startTelemetry(config: AgentConfig, request: LeasedSend, turnId: string
     publish: (progress) => config.bus.publish(progress),
     wantsProgress: () => config.bus.wantsProgress(request.threadId),
     recordContent: telemetry?.recordContent === true,
+    model: config.model,
+    ...(telemetry?.meter ? { meter: telemetry.meter } : {}),
+    ...(telemetry?.prices ? { prices: telemetry.prices } : {}),
   });
 }

@@ -30,6 +30,8 @@ export const usage = `Usage: flowstack <command> [options]
                                   schedules (its audit rows stay, their summaries erased; --principal)
   audit                         the audit log of tool calls (--thread <id>, --limit <n>, --json)
   demo [example]                play the example's demo conversation
+  mcp [example]                 serve the example as an MCP server on stdio: tools send_message, answer and
+                                  approve (--principal <p> owns its threads)
 
 Common options: --db <path> (default .flowstack/flowstack.db)  --example <name> (default travel)
                 --principal <name> (default local)  --json  --help

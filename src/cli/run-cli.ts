@@ -9,6 +9,7 @@ import { auditCommand } from './commands/audit-command.js';
 import { chatCommand } from './commands/chat-command.js';
 import { deleteCommand } from './commands/delete-command.js';
 import { demoCommand } from './commands/demo-command.js';
+import { mcpCommand } from './commands/mcp-command.js';
 import { rollbackCommand } from './commands/rollback-command.js';
 import { runCommand } from './commands/run-command.js';
 import { serveCommand } from './commands/serve-command.js';
@@ -19,7 +20,7 @@ import type { CliExampleEntry } from './examples.js';
 import { exitCodes } from './exit-codes.js';
 import { findExample } from './internal/open-example.js';
 
-const exampleCommands = new Set(['serve', 'chat', 'run', 'demo', 'worker']);
+const exampleCommands = new Set(['serve', 'chat', 'run', 'demo', 'worker', 'mcp']);
 const threadCommands = new Set(['show', 'approve', 'rollback', 'delete']);
 
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
@@ -63,6 +64,7 @@ async function dispatch(command: string, rest: string[], args: CliArgs, io: CliI
     if (command === 'serve') return serveCommand(args, io, { example, name });
     if (command === 'worker') return workerCommand(args, io, { example, name });
     if (command === 'chat') return chatCommand(args, io, { example });
+    if (command === 'mcp') return mcpCommand(args, io, { example, name });
     if (command === 'demo') return demoCommand(args, io, { example });
     return runCommand(args, io, { example, text: more.join(' ') });
   }

@@ -1,20 +1,17 @@
 /**
  * What one turn reports while it runs: OpenTelemetry spans (through `@opentelemetry/api` only; no SDK
  * in core) nested turn → flow → plan item → model call / tool call, named and attributed after the
- * GenAI semantic conventions; and live progress observations (id 0) for UIs and spinners. Parents are
- * passed explicitly, never through an ambient context: a model call is the child of the open flow it
- * names (`providerOptions.flowstack.flow`), a tool call of the innermost open flow or plan item. Every
- * string attribute that could carry user data passes the redactor; prompt and tool contents are only
- * recorded when `recordContent` is set.
- *
- * Longer than 400 lines: the open spans of one turn (turn, flows, plan items, model and tool calls) are
- * one piece of state that every reporting function here reads and changes; split, each file would need it all.
+ * GenAI semantic conventions; the GenAI client metrics; the turn's token usage; and live progress
+ * observations (id 0) for UIs and spinners. Parents are passed explicitly, never through an ambient
+ * context: a model call is the child of the open flow it names (`providerOptions.flowstack.flow`), a tool
+ * call of the innermost open flow or plan item. Every string attribute that could carry user data passes
+ * the redactor; prompts, answers and tool contents are only recorded when `recordContent` is set.
+ * Model calls are reported in `internal/report-model-call.ts`, tool calls in `internal/report-tool-call.ts`.
  */
 
-import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
+import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   type Attributes,
-  type Context,
   context,
   INVALID_SPAN_CONTEXT,
   type Span,
@@ -23,80 +20,32 @@ import {
   type Tracer,
   trace,
 } from '@opentelemetry/api';
-import { describeThrown, messageOfThrown, readThrownField } from '../errors/index.js';
+import { describeThrown, readThrownField } from '../errors/index.js';
 import type { Observation, ObservationType } from '../spec/index.js';
-import type { Clock } from '../util/index.js';
 import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
+import type { ContentFilter } from './internal/gen-ai-messages.js';
+import { type GenAiMetrics, genAiMetricsOf } from './internal/gen-ai-metrics.js';
 import { instrumentModel, type ModelCallRecord } from './internal/instrument-model.js';
+import { startModelCall } from './internal/report-model-call.js';
+import { reportToolCall } from './internal/report-tool-call.js';
+import type { Scope, TurnReporter } from './internal/turn-reporter.js';
+import type {
+  InstrumentableTool,
+  TelemetryScope,
+  TurnTelemetry,
+  TurnTelemetryEnd,
+  TurnTelemetryOptions,
+} from './turn-telemetry-types.js';
+import { createUsageTally, type TurnUsage, type UsageTally } from './turn-usage.js';
 
-export interface TurnTelemetryOptions {
-  /** Defaults to the global tracer named `flowstack` (a no-op until an SDK registers a provider). */
-  tracer?: Tracer;
-  agentName: string;
-  threadId: string;
-  turnId: string;
-  principal?: string;
-  clock: Clock;
-  redact: { text(text: string): string; value(value: unknown): unknown };
-  /** Receives live progress observations (id 0) as they happen. */
-  publish?: (observations: Observation[]) => void;
-  /** Whether anyone listens to progress now; none are built while nobody does. */
-  wantsProgress?: () => boolean;
-  /** Record prompts, tool arguments and results (redacted, capped) as span attributes. Off by default. */
-  recordContent?: boolean;
-  /** The span the turn nests under; defaults to the active context's span, if any. */
-  parent?: Context;
-}
-
-/** An open flow or plan item span. `end` is idempotent. */
-export interface TelemetryScope {
-  readonly id: string;
-  end(result?: { status?: string; error?: unknown }): void;
-}
-
-/** A tool as telemetry needs it: any object with a name, a description and an `execute`. */
-export interface InstrumentableTool {
-  name: string;
-  description: string;
-  idempotent?: boolean;
-  capability?: string;
-  execute(input: unknown, context: { callId: string }): unknown;
-}
-
-/** One tool execution as telemetry sees it: the tool, its validated input and the call's id. */
-export interface ObservedToolCall {
-  tool: Omit<InstrumentableTool, 'execute'>;
-  input: unknown;
-  callId: string;
-}
-
-export interface TurnTelemetry {
-  /** The model, reporting every call as a `chat` span and as progress. */
-  wrapModel(model: LanguageModelV3): LanguageModelV3;
-  /**
-   * Runs one tool execution, reporting it as an `execute_tool` span and as progress. The tool pipeline
-   * calls it around `execute` (`ToolBatchContext.observeExecution`), so the agent's tools are not
-   * wrapped anew for every turn.
-   */
-  observeTool<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T>;
-  /** The tool, reporting every execution as an `execute_tool` span and as progress (`observeTool` inside). */
-  wrapTool<T extends InstrumentableTool>(tool: T): T;
-  startFlow(flow: { id: string; name: string }): TelemetryScope;
-  startPlanItem(item: { id: string; description: string; planId?: string }): TelemetryScope;
-  /** Ends the turn span and anything left open under it. */
-  end(result: { status: string; error?: unknown }): void;
-}
-
-interface Scope {
-  kind: 'turn' | 'flow' | 'plan-item';
-  id: string;
-  name: string;
-  span: Span;
-  /** The span's context; the parent's when nothing is recorded (no child span is ever started then). */
-  context: Context;
-  /** Set for scopes opened by `startFlow` and `startPlanItem`, which `end` closes if still open. */
-  handle?: TelemetryScope;
-}
+export type {
+  InstrumentableTool,
+  ObservedToolCall,
+  TelemetryScope,
+  TurnTelemetry,
+  TurnTelemetryEnd,
+  TurnTelemetryOptions,
+} from './turn-telemetry-types.js';
 
 const contentCap = 4_000;
 /** The span of everything below an unsampled turn: it records nothing, so one serves every turn. */
@@ -107,27 +56,38 @@ export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetr
 }
 
 /** One turn's telemetry. `observeTool` is bound once, since callers hand it on detached. */
-class TurnTelemetryRecorder implements TurnTelemetry {
+class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
   readonly observeTool: TurnTelemetry['observeTool'];
-  private readonly options: TurnTelemetryOptions;
+  readonly options: TurnTelemetryOptions;
+  readonly recording: boolean;
+  readonly metrics: GenAiMetrics;
+  readonly tally: UsageTally;
+  readonly openCalls = new Set<ModelCallRecord>();
+  readonly filter: ContentFilter;
   private readonly tracer: Tracer;
   private readonly turn: Scope;
   private readonly scopes: Scope[];
-  /** An unsampled turn (or no SDK at all) records nothing below it either. */
-  private readonly recording: boolean;
-  /** Made at the first reported model call: a turn that records and publishes nothing never needs it. */
-  private openCalls: Set<ModelCallRecord> | undefined;
   private ended = false;
 
   constructor(options: TurnTelemetryOptions) {
     this.options = options;
     this.tracer = options.tracer ?? trace.getTracer('flowstack');
+    this.metrics = genAiMetricsOf(options.meter);
+    this.tally = createUsageTally(options.prices);
+    this.filter = {
+      text: (text) => this.capped(options.redact.text(text)),
+      value: (value) => this.cappedValue(value),
+    };
     const attributes: Attributes = {
       [genAi.operationName]: genAiOperation.invokeAgent,
       [genAi.agentName]: options.agentName,
+      // Required on `invoke_agent`: the provider of the agent's model, as best known.
+      [genAi.providerName]: options.model ? genAiProviderName(options.model.provider) : 'flowstack',
       [genAi.conversationId]: options.threadId,
+      [genAi.sessionId]: options.threadId,
       [fs.turnId]: options.turnId,
     };
+    if (options.model) attributes[genAi.requestModel] = options.model.modelId;
     if (options.principal !== undefined) attributes[fs.principal] = options.principal;
     const parentContext = options.parent ?? context.active();
     const turnSpan = this.tracer.startSpan(
@@ -146,11 +106,11 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     this.scopes = [this.turn];
     this.observeTool = (call, execute) =>
       // Nothing to record and no one listening: the execution runs as it is.
-      !this.recording && !this.wanted() ? settle(execute) : this.observeToolCall(call, execute);
+      !this.recording && !this.wanted() ? settle(execute) : reportToolCall(this, call, execute);
   }
 
   wrapModel(model: LanguageModelV3): LanguageModelV3 {
-    return instrumentModel(model, (call, mode) => this.startModelCall(call, mode, model));
+    return instrumentModel(model, (call, mode) => startModelCall(this, call, mode, model));
   }
 
   wrapTool<T extends InstrumentableTool>(tool: T): T {
@@ -162,9 +122,7 @@ class TurnTelemetryRecorder implements TurnTelemetry {
 
   startFlow(flow: { id: string; name: string }): TelemetryScope {
     return this.openScope(
-      'flow',
-      flow.id,
-      flow.name,
+      { kind: 'flow', id: flow.id, name: flow.name },
       `${genAiOperation.invokeWorkflow} ${flow.name}`,
       {
         [genAi.operationName]: genAiOperation.invokeWorkflow,
@@ -185,36 +143,38 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     };
     if (item.planId !== undefined) spanAttributes[fs.planId] = item.planId;
     return this.openScope(
-      'plan-item',
-      item.id,
-      item.description,
+      { kind: 'plan-item', id: item.id, name: item.description },
       `plan_item ${item.id}`,
       spanAttributes,
       fs.planItemStatus,
     );
   }
 
-  end(result: { status: string; error?: unknown }): void {
+  usage(): TurnUsage {
+    return this.tally.total();
+  }
+
+  end(result: TurnTelemetryEnd): void {
     if (this.ended) return;
     this.ended = true;
-    for (const record of [...(this.openCalls ?? [])])
+    for (const record of [...this.openCalls])
       record.fail(new Error('The turn ended before the model call did.'));
     for (const scope of this.scopes.slice(1).reverse()) scope.handle?.end({ status: 'interrupted' });
     const turnSpan = this.turn.span;
-    turnSpan.setAttribute(fs.turnStatus, result.status);
+    if (this.recording) turnSpan.setAttributes(this.turnEndAttributes(result));
     if (result.error !== undefined) this.fail(turnSpan, result.error);
     else if (result.status === 'failed')
       turnSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'The turn failed.' });
     turnSpan.end();
   }
 
-  private startChild(name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span {
+  startChild(name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span {
     return this.recording
       ? this.tracer.startSpan(name, { kind, attributes: build() }, parent.context)
       : idleSpan;
   }
 
-  private innermost(flowName?: string): Scope {
+  innermost(flowName?: string): Scope {
     const scopes = this.scopes;
     if (flowName !== undefined) {
       for (let i = scopes.length - 1; i >= 0; i--) {
@@ -225,12 +185,11 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     return scopes.at(-1) ?? this.turn;
   }
 
-  /** Whether progress is published now: its data is only built when it is. */
-  private wanted(): boolean {
+  wanted(): boolean {
     return this.options.publish !== undefined && this.options.wantsProgress?.() !== false;
   }
 
-  private progress(type: ObservationType, data: Record<string, unknown>, parent: Scope): void {
+  progress(type: ObservationType, data: Record<string, unknown>, parent: Scope): void {
     const { publish, wantsProgress, threadId, turnId, clock } = this.options;
     if (!publish || wantsProgress?.() === false) return;
     const observation: Observation = {
@@ -246,185 +205,101 @@ class TurnTelemetryRecorder implements TurnTelemetry {
     publish([observation]);
   }
 
-  private content(value: unknown): string {
+  content(value: unknown): string {
     const { redact } = this.options;
     const text = typeof value === 'string' ? value : (JSON.stringify(redact.value(value)) ?? 'null');
-    const redacted = redact.text(text);
-    return redacted.length > contentCap ? `${redacted.slice(0, contentCap)}…` : redacted;
+    return this.capped(redact.text(text));
+  }
+
+  fail(span: Span, error: unknown): void {
+    // A tool may throw anything, even a value that throws when read; the span must still end.
+    const message = this.options.redact.text(describeThrown(error));
+    const name = readThrownField(error, 'name');
+    span.setAttribute(genAi.errorType, typeof name === 'string' && name !== '' ? name : '_OTHER');
+    span.addEvent('exception', { 'exception.message': message });
+    span.setStatus({ code: SpanStatusCode.ERROR, message });
   }
 
   /** Ends an open flow or plan item (its handle's `end`, once). */
   closeScope(scope: Scope, statusAttribute: string, result: { status?: string; error?: unknown }): void {
-    const scopes = this.scopes;
-    const index = scopes.indexOf(scope);
-    if (index > 0) scopes.splice(index, 1);
+    const index = this.scopes.indexOf(scope);
+    if (index > 0) this.scopes.splice(index, 1);
     if (result.status !== undefined) scope.span.setAttribute(statusAttribute, result.status);
     if (result.error !== undefined) this.fail(scope.span, result.error);
     scope.span.end();
   }
 
-  private fail(span: Span, error: unknown): void {
-    // A tool may throw anything, even a value that throws when read; the span must still end.
-    const message = this.options.redact.text(describeThrown(error));
-    const name = readThrownField(error, 'name');
-    span.setAttribute(genAi.errorType, typeof name === 'string' && name !== '' ? name : 'error');
-    span.addEvent('exception', { 'exception.message': message });
-    span.setStatus({ code: SpanStatusCode.ERROR, message });
+  private turnEndAttributes(result: TurnTelemetryEnd): Attributes {
+    const usage = this.tally.total();
+    const attributes: Attributes = {
+      [fs.turnStatus]: result.status,
+      [genAi.usageInputTokens]: usage.inputTokens,
+      [genAi.usageOutputTokens]: usage.outputTokens,
+    };
+    if (usage.cacheReadTokens > 0) attributes[genAi.usageCacheReadInputTokens] = usage.cacheReadTokens;
+    if (usage.cacheWriteTokens > 0) attributes[genAi.usageCacheCreationInputTokens] = usage.cacheWriteTokens;
+    if (this.options.recordContent) {
+      if (result.input !== undefined)
+        attributes[genAi.inputMessages] = JSON.stringify([
+          { role: 'user', parts: [{ type: 'text', content: this.filter.text(result.input) }] },
+        ]);
+      if (result.reply !== undefined)
+        attributes[genAi.outputMessages] = JSON.stringify([
+          {
+            role: 'assistant',
+            parts: [{ type: 'text', content: this.filter.text(result.reply) }],
+            finish_reason: result.status === 'failed' ? 'error' : 'stop',
+          },
+        ]);
+    }
+    return attributes;
   }
 
   private openScope(
-    kind: Scope['kind'],
-    id: string,
-    name: string,
+    named: Pick<Scope, 'kind' | 'id' | 'name'>,
     spanName: string,
     spanAttributes: Attributes,
     statusAttribute: string,
   ): TelemetryScope {
-    const scopes = this.scopes;
-    const parent = scopes.at(-1) ?? this.turn;
+    const parent = this.scopes.at(-1) ?? this.turn;
     const span = this.startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
     const scope: Scope = {
-      kind,
-      id,
-      name,
+      ...named,
       span,
       context: this.recording ? trace.setSpan(parent.context, span) : parent.context,
-      handle: undefined,
     };
-    scopes.push(scope);
-    const handle = new ScopeHandle(this, scope, statusAttribute);
-    scope.handle = handle;
-    return handle;
+    this.scopes.push(scope);
+    scope.handle = createScopeHandle(scope, (result) => this.closeScope(scope, statusAttribute, result));
+    return scope.handle;
   }
 
-  private startModelCall(
-    call: LanguageModelV3CallOptions,
-    mode: 'generate' | 'stream',
-    model: LanguageModelV3,
-  ): ModelCallRecord | undefined {
-    // A call that no span records and no one listens to is not reported at all (its progress events
-    // included: a listener that arrives while it runs sees the calls that start after).
-    if (!this.recording && !this.wanted()) return undefined;
-    const { threadId, recordContent } = this.options;
-    const flowstack = (call.providerOptions?.flowstack ?? {}) as { phase?: unknown; flow?: unknown };
-    const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
-    const flow = typeof flowstack.flow === 'string' ? flowstack.flow : undefined;
-    const parent = this.innermost(flow);
-    const span = this.startChild(
-      `${genAiOperation.chat} ${model.modelId}`,
-      SpanKind.CLIENT,
-      () => {
-        const spanAttributes: Attributes = {
-          [genAi.operationName]: genAiOperation.chat,
-          [genAi.providerName]: genAiProviderName(model.provider),
-          [genAi.requestModel]: model.modelId,
-          [genAi.conversationId]: threadId,
-          [genAi.requestStream]: mode === 'stream',
-          [fs.phase]: phase,
-        };
-        if (flow !== undefined) spanAttributes[fs.flowName] = flow;
-        if (call.maxOutputTokens !== undefined) spanAttributes[genAi.requestMaxTokens] = call.maxOutputTokens;
-        if (call.temperature !== undefined) spanAttributes[genAi.requestTemperature] = call.temperature;
-        if (recordContent) spanAttributes[genAi.inputMessages] = this.content(call.prompt);
-        return spanAttributes;
-      },
-      parent,
-    );
-    const base = flow !== undefined ? { phase, flow } : { phase };
-    if (this.wanted())
-      this.progress(
-        'model-stream-start',
-        { ...base, provider: model.provider, model: model.modelId },
-        parent,
-      );
-    let done = false;
-    const record: ModelCallRecord = {
-      metadata: (meta) => {
-        if (done) return;
-        if (meta.id !== undefined) span.setAttribute(genAi.responseId, meta.id);
-        if (meta.modelId !== undefined) span.setAttribute(genAi.responseModel, meta.modelId);
-        if ((meta.id !== undefined || meta.modelId !== undefined) && this.wanted())
-          this.progress(
-            'model-stream-metadata',
-            { ...base, responseId: meta.id, model: meta.modelId },
-            parent,
-          );
-      },
-      end: (result) => {
-        if (done) return;
-        done = true;
-        this.openCalls?.delete(record);
-        if (this.recording)
-          span.setAttributes({
-            [genAi.responseFinishReasons]: [result.finishReason],
-            [genAi.usageInputTokens]: result.inputTokens,
-            [genAi.usageOutputTokens]: result.outputTokens,
-          });
-        span.end();
-        if (this.wanted()) this.progress('model-stream-end', { ...base, ...result }, parent);
-      },
-      fail: (error) => {
-        if (done) return;
-        done = true;
-        this.openCalls?.delete(record);
-        this.fail(span, error);
-        span.end();
-        const message = this.options.redact.text(messageOfThrown(error));
-        if (this.wanted()) this.progress('model-stream-error', { ...base, message }, parent);
-      },
-    };
-    this.openCalls ??= new Set();
-    this.openCalls.add(record);
-    return record;
+  private capped(text: string): string {
+    return text.length > contentCap ? `${text.slice(0, contentCap)}…` : text;
   }
 
-  private async observeToolCall<T>(call: ObservedToolCall, execute: () => Promise<T> | T): Promise<T> {
-    const { tool, input, callId } = call;
-    const { threadId, recordContent, redact, clock } = this.options;
-    const parent = this.innermost();
-    const span = this.startChild(
-      `${genAiOperation.executeTool} ${tool.name}`,
-      SpanKind.INTERNAL,
-      () => {
-        const spanAttributes: Attributes = {
-          [genAi.operationName]: genAiOperation.executeTool,
-          [genAi.toolName]: tool.name,
-          [genAi.toolCallId]: callId,
-          [genAi.toolDescription]: redactedDescription(tool, redact),
-          [genAi.toolType]: 'function',
-          [genAi.conversationId]: threadId,
-        };
-        if (tool.idempotent !== undefined) spanAttributes[fs.toolIdempotent] = tool.idempotent;
-        if (tool.capability !== undefined) spanAttributes[fs.toolCapability] = tool.capability;
-        if (recordContent) spanAttributes[genAi.toolCallArguments] = this.content(input);
-        return spanAttributes;
-      },
-      parent,
-    );
-    const started = clock.now();
-    // The arguments (redacted) let a live view show the call as it starts; built only when someone listens.
-    if (this.wanted())
-      this.progress('tool-call', { callId, toolName: tool.name, input: redact.value(input) }, parent);
-    const finish = (status: 'success' | 'error') => {
-      span.setAttribute(fs.toolStatus, status);
-      span.end();
-      this.progress(
-        'tool-execution',
-        { callId, toolName: tool.name, status, durationMs: clock.now() - started },
-        parent,
-      );
-    };
-    try {
-      const output = await execute();
-      if (recordContent && this.recording) span.setAttribute(genAi.toolCallResult, this.content(output));
-      finish('success');
-      return output;
-    } catch (error) {
-      this.fail(span, error);
-      finish('error');
-      throw error;
-    }
+  /** A value redacted, kept whole while small, else as its capped JSON text. */
+  private cappedValue(value: unknown): unknown {
+    const redacted = this.options.redact.value(value);
+    const text = typeof redacted === 'string' ? redacted : JSON.stringify(redacted);
+    if (text === undefined || text.length <= contentCap) return redacted;
+    return this.capped(this.options.redact.text(text));
   }
+}
+
+/** The handle of an open flow or plan item: `end` closes it once. */
+function createScopeHandle(
+  scope: Scope,
+  close: (result: { status?: string; error?: unknown }) => void,
+): TelemetryScope {
+  let done = false;
+  return {
+    id: scope.id,
+    end(result = {}) {
+      if (done) return;
+      done = true;
+      close(result);
+    },
+  };
 }
 
 /** `run()` as a promise, whether it returns a value or a promise, rejects or throws. */
@@ -433,47 +308,5 @@ function settle<T>(run: () => Promise<T> | T): Promise<T> {
     return Promise.resolve(run());
   } catch (error) {
     return Promise.reject(error);
-  }
-}
-
-/** A tool's description as spans carry it: redacted once per tool and redactor, not at every call. */
-const descriptions = new WeakMap<object, WeakMap<object, string>>();
-
-function redactedDescription(
-  tool: Pick<InstrumentableTool, 'description'>,
-  redact: { text(text: string): string },
-): string {
-  let byTool = descriptions.get(redact);
-  if (!byTool) {
-    byTool = new WeakMap();
-    descriptions.set(redact, byTool);
-  }
-  let description = byTool.get(tool);
-  if (description === undefined) {
-    description = redact.text(tool.description);
-    byTool.set(tool, description);
-  }
-  return description;
-}
-
-/** The handle of an open flow or plan item. */
-class ScopeHandle implements TelemetryScope {
-  readonly id: string;
-  private readonly recorder: TurnTelemetryRecorder;
-  private readonly scope: Scope;
-  private readonly statusAttribute: string;
-  private done = false;
-
-  constructor(recorder: TurnTelemetryRecorder, scope: Scope, statusAttribute: string) {
-    this.id = scope.id;
-    this.recorder = recorder;
-    this.scope = scope;
-    this.statusAttribute = statusAttribute;
-  }
-
-  end(result: { status?: string; error?: unknown } = {}): void {
-    if (this.done) return;
-    this.done = true;
-    this.recorder.closeScope(this.scope, this.statusAttribute, result);
   }
 }

@@ -1,5 +1,5 @@
 /**
- * Attribute names and values of the OpenTelemetry GenAI semantic conventions (semconv 1.37+), written
+ * Attribute names and values of the OpenTelemetry GenAI semantic conventions (semconv 1.37+, checked against the GenAI conventions repository in 2026), written
  * out here so that core depends on `@opentelemetry/api` only. flowstack's own attributes use the
  * `flowstack.` prefix.
  */
@@ -19,7 +19,13 @@ export const genAi = {
   responseFinishReasons: 'gen_ai.response.finish_reasons',
   usageInputTokens: 'gen_ai.usage.input_tokens',
   usageOutputTokens: 'gen_ai.usage.output_tokens',
+  usageCacheReadInputTokens: 'gen_ai.usage.cache_read.input_tokens',
+  usageCacheCreationInputTokens: 'gen_ai.usage.cache_creation.input_tokens',
   inputMessages: 'gen_ai.input.messages',
+  outputMessages: 'gen_ai.output.messages',
+  systemInstructions: 'gen_ai.system_instructions',
+  toolDefinitions: 'gen_ai.tool.definitions',
+  tokenType: 'gen_ai.token.type',
   toolName: 'gen_ai.tool.name',
   toolCallId: 'gen_ai.tool.call.id',
   toolDescription: 'gen_ai.tool.description',
@@ -27,6 +33,18 @@ export const genAi = {
   toolCallArguments: 'gen_ai.tool.call.arguments',
   toolCallResult: 'gen_ai.tool.call.result',
   errorType: 'error.type',
+  /** Not GenAI's own: the session attribute Langfuse and Phoenix group traces by (the thread id). */
+  sessionId: 'session.id',
+} as const;
+
+/** The GenAI client metrics (both histograms) and the bucket boundaries the conventions advise. */
+export const genAiMetric = {
+  tokenUsage: 'gen_ai.client.token.usage',
+  operationDuration: 'gen_ai.client.operation.duration',
+  tokenUsageBuckets: [
+    1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+  ],
+  durationBuckets: [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92],
 } as const;
 
 export const genAiOperation = {

@@ -3,10 +3,17 @@ export {
   type InstrumentableTool,
   type TelemetryScope,
   type TurnTelemetry,
+  type TurnTelemetryEnd,
   type TurnTelemetryOptions,
 } from './create-turn-telemetry.js';
 export { decodeObservation } from './decode-observation.js';
-export { flowstackAttribute, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
+export {
+  flowstackAttribute,
+  genAi,
+  genAiMetric,
+  genAiOperation,
+  genAiProviderName,
+} from './gen-ai-attributes.js';
 export {
   createObservationBus,
   type ObservationBus,
@@ -30,3 +37,11 @@ export {
 } from './replay-observations.js';
 export { type StreamObservationsOptions, streamObservations } from './stream-observations.js';
 export { type OpenSuspension, summarizeThreadEvents } from './summarize-thread-events.js';
+export {
+  createUsageTally,
+  type ModelPrice,
+  type PriceTable,
+  type TokenUsage,
+  type TurnUsage,
+  type UsageTally,
+} from './turn-usage.js';

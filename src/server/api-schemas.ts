@@ -150,6 +150,19 @@ export const fileSnapshotSchema = z.object({
   createdAt: z.number(),
 });
 
+const tokenUsageSchema = z.object({
+  inputTokens: z.number().int().describe('Input tokens, cached ones included.'),
+  outputTokens: z.number().int(),
+  cacheReadTokens: z.number().int().describe("Input tokens served from the provider's prompt cache."),
+  cacheWriteTokens: z.number().int().describe("Input tokens written to the provider's prompt cache."),
+  reasoningTokens: z.number().int(),
+  modelCalls: z.number().int(),
+  cost: z
+    .number()
+    .optional()
+    .describe("In the price table's currency, when every model counted has a price."),
+});
+
 export const turnResultSchema = z.object({
   threadId: z.string(),
   turnId: z.string(),
@@ -167,6 +180,10 @@ export const turnResultSchema = z.object({
     .array(fileSnapshotSchema)
     .optional()
     .describe('After a failed or stopped turn: snapshots of calls that did not succeed, to roll back.'),
+  usage: tokenUsageSchema
+    .extend({ byModel: z.record(z.string(), tokenUsageSchema) })
+    .optional()
+    .describe("What the turn's model calls used, in total and per model id."),
 });
 
 export const acceptedSchema = z.object({

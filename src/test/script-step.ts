@@ -7,6 +7,10 @@ export type ScriptFinishReason = 'stop' | 'length' | 'tool-calls' | 'content-fil
 export interface ScriptUsage {
   inputTokens?: number;
   outputTokens?: number;
+  /** Of `inputTokens`, those served from the provider's prompt cache (default 0). */
+  cacheReadTokens?: number;
+  /** Of `inputTokens`, those written to the provider's prompt cache (default 0). */
+  cacheWriteTokens?: number;
 }
 
 /** One tool call the model makes. `input` is serialized with `JSON.stringify`. */

@@ -2,6 +2,7 @@
  * What a turn returns and the bounds it runs within: the types the turn's record, the shell and the
  * loops below it share.
  */
+import type { TurnUsage } from '../observe/index.js';
 import type { DisplayFrame } from '../respond/index.js';
 import type {
   FileSnapshotSummary,
@@ -36,6 +37,12 @@ export interface TurnResult {
    * or never finished, and that nobody has rolled back or kept yet — `agent.rollback` restores one.
    */
   fileSnapshots?: FileSnapshotSummary[];
+  /**
+   * What this turn's model calls used: tokens in and out (with the cached part of the input), per model,
+   * and the cost when `telemetry.prices` names every model called. Absent only on a turn answered again
+   * from its saved result (a repeated `requestId`), whose calls were counted the first time.
+   */
+  usage?: TurnUsage;
 }
 
 /** A question for people as the API shows it: a `SuspensionRecord` without its internals. */

@@ -6,6 +6,9 @@ export interface TokenCounts {
   input: number;
   output: number;
   reasoning: number;
+  /** Of `input`, what the cache served and what was written to it; none when left out. */
+  cacheRead?: number;
+  cacheWrite?: number;
 }
 
 /** About one token per four characters: close enough for budgets and usage reports in tests. */
@@ -30,13 +33,20 @@ export function countTokens(options: {
     input: input ?? estimateTokens(options.promptCharacters),
     output: total,
     reasoning: Math.min(estimateTokens(options.output.reasoning), total),
+    cacheRead: options.usage?.cacheReadTokens ?? 0,
+    cacheWrite: options.usage?.cacheWriteTokens ?? 0,
   };
 }
 
-/** The V3 usage shape; nothing is cached by a scripted model. */
+/** The V3 usage shape; the cached part of the input is what the step says (nothing by default). */
 export function toV3Usage(counts: TokenCounts): LanguageModelV3Usage {
   return {
-    inputTokens: { total: counts.input, noCache: counts.input, cacheRead: 0, cacheWrite: 0 },
+    inputTokens: {
+      total: counts.input,
+      noCache: Math.max(0, counts.input - (counts.cacheRead ?? 0) - (counts.cacheWrite ?? 0)),
+      cacheRead: counts.cacheRead ?? 0,
+      cacheWrite: counts.cacheWrite ?? 0,
+    },
     outputTokens: {
       total: counts.output,
       text: counts.output - counts.reasoning,

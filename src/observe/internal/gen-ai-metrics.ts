@@ -1,0 +1,61 @@
+/**
+ * The two GenAI client metrics, `gen_ai.client.token.usage` and `gen_ai.client.operation.duration`, made
+ * once per meter. Through `@opentelemetry/api` only: with no meter provider registered the histograms are
+ * the API's no-ops, and recording costs next to nothing.
+ */
+import { type Attributes, type Histogram, type Meter, metrics } from '@opentelemetry/api';
+import { genAi, genAiMetric, genAiOperation } from '../gen-ai-attributes.js';
+
+export interface GenAiMetrics {
+  /** One finished or failed model call: its duration, and its tokens when it finished. */
+  recordModelCall(call: {
+    provider: string;
+    requestModel: string;
+    responseModel?: string;
+    durationMs: number;
+    inputTokens?: number;
+    outputTokens?: number;
+    errorType?: string;
+  }): void;
+}
+
+const byMeter = new WeakMap<Meter, GenAiMetrics>();
+
+/** The metrics of `meter`, or of the global meter `flowstack` (a no-op until an SDK registers one). */
+export function genAiMetricsOf(meter: Meter = metrics.getMeter('flowstack')): GenAiMetrics {
+  let made = byMeter.get(meter);
+  if (!made) {
+    made = createGenAiMetrics(meter);
+    byMeter.set(meter, made);
+  }
+  return made;
+}
+
+function createGenAiMetrics(meter: Meter): GenAiMetrics {
+  const tokens: Histogram = meter.createHistogram(genAiMetric.tokenUsage, {
+    description: 'Number of input and output tokens used.',
+    unit: '{token}',
+    advice: { explicitBucketBoundaries: [...genAiMetric.tokenUsageBuckets] },
+  });
+  const duration: Histogram = meter.createHistogram(genAiMetric.operationDuration, {
+    description: 'GenAI operation duration.',
+    unit: 's',
+    advice: { explicitBucketBoundaries: [...genAiMetric.durationBuckets] },
+  });
+  return {
+    recordModelCall(call) {
+      const attributes: Attributes = {
+        [genAi.operationName]: genAiOperation.chat,
+        [genAi.providerName]: call.provider,
+        [genAi.requestModel]: call.requestModel,
+      };
+      if (call.responseModel !== undefined) attributes[genAi.responseModel] = call.responseModel;
+      if (call.errorType !== undefined) attributes[genAi.errorType] = call.errorType;
+      duration.record(call.durationMs / 1000, attributes);
+      if (call.inputTokens !== undefined)
+        tokens.record(call.inputTokens, { ...attributes, [genAi.tokenType]: 'input' });
+      if (call.outputTokens !== undefined)
+        tokens.record(call.outputTokens, { ...attributes, [genAi.tokenType]: 'output' });
+    },
+  };
+}
