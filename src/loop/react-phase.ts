@@ -11,11 +11,13 @@ import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import type { StopReason, WithinOutcome } from './await-within.js';
 import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
 import { describeUnparseable } from './describe-unparseable.js';
+import { createSkillMarkupFilter } from './hide-skill-markup.js';
 import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { offeredModelTools } from './offered-model-tools.js';
 import { repairTranscript } from './repair-transcript.js';
 import { loopNote } from './skill-messages.js';
+import { withTextTools } from './text-tool-prompt.js';
 
 /** `act`: tools offered; `reflect`: a level-1 reflection turn with every tool withheld. */
 export type ReactMode = 'act' | 'reflect';
@@ -84,29 +86,44 @@ function invokeStepModel(
   call: { mode: ReactMode; tools: LanguageModelV3FunctionTool[]; hint: string | undefined },
 ): Promise<WithinOutcome<ModelCallOutcome>> {
   const { mode, tools, hint } = call;
-  const prompt = [...run.prompt, ...run.messages];
+  // A model without native tool calling is told of the tools in its system prompt and sent none.
+  const inText = run.toolCalling === 'text';
+  const prompt = [
+    ...(inText && tools.length > 0 ? withTextTools(run.prompt, tools) : run.prompt),
+    ...run.messages,
+  ];
   if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
   run.state.turns += 1;
   const live = run.onEvent !== undefined;
-  return watchOf(run).wait(sharedController(run), (signal) =>
+  // Calls written in the text are not for the reader: only the prose goes out live.
+  const markup = live && inText ? createSkillMarkupFilter() : undefined;
+  const onTextDelta = markup
+    ? (delta: string) => streamed(run, 'text-delta', markup.push(delta))
+    : (delta: string) => streamed(run, 'text-delta', delta);
+  const waited = watchOf(run).wait(sharedController(run), (signal) =>
     invokeModel({
       model: run.model,
       prompt,
       phase: 'skill',
       ...(run.flow ? { flow: run.flow } : {}),
       labels: mode === 'act' ? actLabels : reflectLabels,
-      tools,
+      tools: inText ? [] : tools,
       stream: run.stream,
       maxOutputTokens: run.state.maxOutputTokens,
       signal,
       ...(live
         ? {
-            onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
+            onTextDelta,
             onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
           }
         : {}),
     }),
   );
+  if (!markup) return waited;
+  return waited.then((outcome) => {
+    streamed(run, 'text-delta', markup.end());
+    return outcome;
+  });
 }
 
 /**
@@ -161,6 +178,7 @@ function retryTruncated(run: SkillRun, retries: ReactRetries, response: ModelRes
 
 function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string): void {
   touch(run);
+  if (delta === '') return;
   deliver(run, run.parentId === undefined ? { type, delta } : { type, delta, parentId: run.parentId });
 }
 
