@@ -9,13 +9,21 @@
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import type { StopReason, WithinOutcome } from './await-within.js';
-import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
+import {
+  type CallModelOptions,
+  invokeModel,
+  type ModelCallOutcome,
+  type ModelResponse,
+} from './call-model.js';
 import { describeUnparseable } from './describe-unparseable.js';
+import { finishSkillToolName } from './finish-skill-tool.js';
 import { createSkillMarkupFilter } from './hide-skill-markup.js';
 import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { offeredModelTools } from './offered-model-tools.js';
+import { createReplyFieldReader, type StringFieldReader } from './read-string-field.js';
 import { repairTranscript } from './repair-transcript.js';
+import type { SkillLoopDelta } from './skill-loop-events.js';
 import { loopNote } from './skill-messages.js';
 import { withTextTools } from './text-tool-prompt.js';
 
@@ -100,6 +108,8 @@ function invokeStepModel(
   const onTextDelta = markup
     ? (delta: string) => streamed(run, 'text-delta', markup.push(delta))
     : (delta: string) => streamed(run, 'text-delta', delta);
+  // The reply written as finish_skill's message goes out as the model writes it, too.
+  const onToolInputDelta = live && !inText ? streamFinishMessage(run) : undefined;
   const waited = watchOf(run).wait(sharedController(run), (signal) =>
     invokeModel({
       model: run.model,
@@ -117,6 +127,7 @@ function invokeStepModel(
             onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
           }
         : {}),
+      ...(onToolInputDelta ? { onToolInputDelta } : {}),
     }),
   );
   if (!markup) return waited;
@@ -176,10 +187,30 @@ function retryTruncated(run: SkillRun, retries: ReactRetries, response: ModelRes
   return true;
 }
 
-function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string): void {
+function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string, message?: true): void {
   touch(run);
   if (delta === '') return;
-  deliver(run, run.parentId === undefined ? { type, delta } : { type, delta, parentId: run.parentId });
+  const event: SkillLoopDelta = { type, delta };
+  if (message) event.message = true;
+  if (run.parentId !== undefined) event.parentId = run.parentId;
+  deliver(run, event);
+}
+
+/** Passes on the `message` argument of the step's `finish_skill` calls as it streams (the reply, trimmed). */
+function streamFinishMessage(run: SkillRun): NonNullable<CallModelOptions['onToolInputDelta']> {
+  const readers = new Map<string, StringFieldReader>();
+  return (call, delta) => {
+    if (call.toolName !== finishSkillToolName) return false;
+    let read = readers.get(call.id);
+    if (!read) {
+      read = createReplyFieldReader('message');
+      readers.set(call.id, read);
+    }
+    const piece = read(delta);
+    if (piece === '') return false;
+    streamed(run, 'text-delta', piece, true);
+    return true;
+  };
 }
 
 function describeError(error: unknown): string {
