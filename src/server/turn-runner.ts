@@ -67,7 +67,7 @@ export function createTurnRunner(options: { clock: Clock; queued?: boolean }): T
   const passStop = (threadId: string, task: (signal: AbortSignal) => Promise<TurnResult>) =>
     task(new AbortController().signal).catch((error: unknown) => {
       const first = running.get(threadId)?.[0];
-      if (!(error instanceof ThreadBusyError) || !first) throw error;
+      if (!ThreadBusyError.isInstance(error) || !first) throw error;
       first.controller.abort(new Error('The turn was stopped.'));
       return first.result;
     });
