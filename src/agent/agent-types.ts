@@ -52,6 +52,14 @@ export interface AgentOptions {
    * reach the thread's live progress subscribers as they are written (`text-delta`, `thoughts-delta`).
    */
   stream?: boolean;
+  /**
+   * How the model calls tools. `native` (default): as the provider's tool calls. `text`, for a model
+   * without native tool calling: no tool is sent with the request; the skill prompt lists the tools and
+   * the call syntax, `<skill>name(arg="value")</skill>` (calls that may run together inside
+   * `<parallel>…</parallel>`), and the calls are read from the model's text. Routing and the other
+   * structured calls are unchanged (they ask for JSON, which such models write as text).
+   */
+  toolCalling?: 'native' | 'text';
   clock?: Clock;
   ids?: IdGenerator;
   /** Redaction of secrets; defaults to `redactSecrets` / `redactValue`. */

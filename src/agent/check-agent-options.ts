@@ -23,6 +23,7 @@ const agentOptionNames: Readonly<Record<keyof AgentOptions, true>> = {
   intents: true,
   preferences: true,
   stream: true,
+  toolCalling: true,
   clock: true,
   ids: true,
   redact: true,
@@ -59,6 +60,11 @@ export function assertAgentOptions(options: AgentOptions, planning: boolean): vo
   const problems = [
     ...unknownNames(options, (key) => Object.hasOwn(agentOptionNames, key), ''),
     ...[checkModelVersion(options.model)].filter((p): p is string => p !== undefined),
+    ...(options.toolCalling !== undefined &&
+    options.toolCalling !== 'native' &&
+    options.toolCalling !== 'text'
+      ? [`toolCalling must be 'native' or 'text', not ${JSON.stringify(options.toolCalling)}`]
+      : []),
     ...unknownNames(limits, limit, 'limits.'),
     ...notCounts(limits, limit, 'limits.'),
     ...(options.execution !== undefined

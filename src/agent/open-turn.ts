@@ -208,6 +208,7 @@ function runFlowsOptions(
     ...(options.preferences ? { preferences: options.preferences } : {}),
     ...(options.domain ? { domain: options.domain } : {}),
     ...(stream ? { stream: true } : {}),
+    ...(options.toolCalling === 'text' ? { toolCalling: 'text' as const } : {}),
     ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
     stopRequested: () => isStopRequested(request),

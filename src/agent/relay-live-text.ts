@@ -27,6 +27,8 @@ interface OpenText {
   textId: string;
   parentId: string | undefined;
   redactor: StreamRedactor;
+  /** The text is `finish_skill`'s message (the reply), not the model's own text before it. */
+  message: boolean;
 }
 
 export function createLiveTextRelay(options: LiveTextRelayOptions): LiveTextRelay {
@@ -71,6 +73,12 @@ export function createLiveTextRelay(options: LiveTextRelayOptions): LiveTextRela
         release('thoughts-delta', open.thoughts, open.thoughts.redactor.flush());
         open.thoughts = undefined;
       }
+      // finish_skill's message is an answer of its own, apart from any text the model wrote before the call.
+      const message = event.type === 'text-delta' && event.message === true;
+      if (kind === 'text' && open.text && open.text.message !== message) {
+        release('text-delta', open.text, open.text.redactor.flush());
+        open.text = undefined;
+      }
       let text = open[kind];
       if (!text) {
         count += 1;
@@ -78,6 +86,7 @@ export function createLiveTextRelay(options: LiveTextRelayOptions): LiveTextRela
           textId: `${options.turnId}:${kind}:${count}`,
           parentId: event.parentId,
           redactor: createStreamRedactor(),
+          message,
         };
         open[kind] = text;
       }

@@ -5,7 +5,7 @@
  */
 import { ThreadNotFoundError } from '../errors/index.js';
 import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
-import { matchBuiltInFastPath, prepareInput } from '../nlu/index.js';
+import { isStopMessage, prepareInput } from '../nlu/index.js';
 import {
   assertSameRequest,
   closeInterruptedTurn,
@@ -31,7 +31,7 @@ export async function sendMessage(config: AgentConfig, options: SendOptions): Pr
   if (options.principal !== undefined) await loadOwnedThread(config, threadId, options.principal);
   // A stop said while the thread's turn runs stops that turn at its next safe point, and gets its answer
   // (seed 004; docs/decisions/0070-a-stop-reaches-the-running-turn.md).
-  if (isStopIntent(text)) {
+  if (isStopMessage(text)) {
     const stopped = config.liveTurns.stop(threadId, config.redact.text(text));
     if (stopped) return stopped;
   }
@@ -71,11 +71,6 @@ async function runLeasedTurn(config: AgentConfig, leased: LeasedSend, text: stri
   if (interrupted)
     loaded = await closeInterruptedTurn({ store: config.store, clock: config.clock, loaded, interrupted });
   return runTurn(config, leased, loaded, { text: config.redact.text(text) });
-}
-
-/** A message that says stop (the cancel fast path: "stop", "cancel", "never mind" …). */
-function isStopIntent(text: string): boolean {
-  return matchBuiltInFastPath(text, { confirming: false })?.builtIn === 'cancel';
 }
 
 /** The thread (a new one when it does not exist yet); to anyone but the principal that started it, it does not exist. */

@@ -110,6 +110,36 @@ describe('agent.stream', () => {
     await agent.close();
   });
 
+  it("streams finish_skill's message as the model writes it: its deltas make the stored reply", async () => {
+    const reply = 'It is 21 °C and sunny in Oslo today, with a light breeze from the west.';
+    const finishStep: ScriptStep = {
+      match: { phase: 'skill', prompt: (call) => call.prompt.some((m) => m.role === 'tool') },
+      text: 'Here it is.',
+      toolCalls: [
+        {
+          toolName: 'finish_skill',
+          input: { outcome: 'success', message: ` ${reply} `, data: { city: 'Oslo', celsius: 21 } },
+        },
+      ],
+    };
+    const { agent } = setup([predict, lookUp, finishStep]);
+    const parts = await collect(agent.stream({ threadId: 't1', text: 'weather in Oslo?' }));
+
+    const finish = parts.at(-1);
+    if (finish?.type !== 'finish') throw new Error('the stream ends with finish');
+    expect(finish.result.reply).toBe(reply);
+    // The model's own text before the call is one answer; the message, the reply, is the next one.
+    const ids = [...new Set(parts.flatMap((p) => (p.type === 'text-delta' ? [p.id] : [])))];
+    expect(ids).toHaveLength(2);
+    const byId = (id: string | undefined) =>
+      parts.flatMap((p) => (p.type === 'text-delta' && p.id === id ? [p.delta] : []));
+    expect(byId(ids[0]).join('')).toBe('Here it is.');
+    const message = byId(ids[1]);
+    expect(message.length).toBeGreaterThan(1);
+    expect(message.join('')).toBe(reply);
+    await agent.close();
+  });
+
   it('redacts a secret that the model splits across two deltas, and stores the reply redacted too', async () => {
     const key = secrets.openaiProject;
     const reply = `Use the key ${key} for the weather service.`;

@@ -50,6 +50,11 @@ export interface CallModelOptions {
   onTextDelta?: (delta: string) => void;
   /** Receives reasoning (thinking) deltas as they stream. */
   onReasoningDelta?: (delta: string) => void;
+  /**
+   * Receives a tool call's argument text as it streams; returns whether anything of it reached a live
+   * reader (`finish_skill`'s message does), so that the call is not asked again after a failure.
+   */
+  onToolInputDelta?: (call: { id: string; toolName: string }, delta: string) => boolean;
 }
 
 export type ModelCallOutcome =
@@ -81,7 +86,7 @@ export async function invokeModel(options: CallModelOptions): Promise<ModelCallO
       return { ok: false, error, delivered: false, partial: response };
     }
   }
-  const progress = { delivered: false };
+  const progress: StreamProgress = { delivered: false, toolNames: new Map() };
   try {
     const failure = await streamModel(options, call, response, progress);
     if (failure) return { ok: false, error: failure.error, delivered: progress.delivered, partial: response };
@@ -120,7 +125,7 @@ async function streamModel(
   options: CallModelOptions,
   call: LanguageModelV3CallOptions,
   response: ModelResponse,
-  progress: { delivered: boolean },
+  progress: StreamProgress,
 ): Promise<{ error: unknown } | undefined> {
   const { stream } = await options.model.doStream(call);
   const reader = stream.getReader();
@@ -139,7 +144,7 @@ function applyPart(
   part: LanguageModelV3StreamPart,
   response: ModelResponse,
   options: CallModelOptions,
-  progress: { delivered: boolean },
+  progress: StreamProgress,
 ): void {
   if (part.type === 'text-delta') {
     response.text += part.delta;
@@ -153,11 +158,26 @@ function applyPart(
       progress.delivered = true;
       options.onReasoningDelta(part.delta);
     }
+  } else if (part.type === 'tool-input-start') progress.toolNames.set(part.id, part.toolName);
+  else if (part.type === 'tool-input-delta') {
+    const toolName = progress.toolNames.get(part.id);
+    if (
+      options.onToolInputDelta &&
+      toolName !== undefined &&
+      options.onToolInputDelta({ id: part.id, toolName }, part.delta)
+    )
+      progress.delivered = true;
   } else if (part.type === 'tool-call') response.toolCalls.push(toToolCall(part));
   else if (part.type === 'finish') {
     response.finishReason = part.finishReason.unified;
     addUsage(response, part.usage);
   }
+}
+
+/** What a streamed call has done so far: whether output reached a live reader, the names of its tool calls. */
+interface StreamProgress {
+  delivered: boolean;
+  toolNames: Map<string, string>;
 }
 
 function toToolCall(part: { toolCallId: string; toolName: string; input: string }): ModelToolCall {

@@ -3,9 +3,9 @@
  * its control state fresh or restored from a checkpoint. Options that cannot take effect are refused here.
  */
 import { ConfigurationError } from '../errors/index.js';
-import { addTaintSource, type TaintState, taintFromTranscript } from '../tool/index.js';
+import { addTaintSource, parseSkillCalls, type TaintState, taintFromTranscript } from '../tool/index.js';
 import { randomIdGenerator } from '../util/index.js';
-import type { SkillRun } from './internal/skill-run.js';
+import type { SkillRun, TextToolCall } from './internal/skill-run.js';
 import type { RunSkillLoopOptions } from './run-skill-loop-options.js';
 import { resolveSkillLoopLimits } from './skill-loop-limits.js';
 import { createSkillLoopState } from './skill-loop-state.js';
@@ -19,6 +19,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
       message: 'runSkillLoop({ maxIterations }) was removed.',
       problems: ['maxIterations: set limits.maxIterations instead'],
     });
+  const textCalls = options.toolCalling === 'text';
   const limits = resolveSkillLoopLimits({ complexity: options.complexity ?? 'simple', call: options.limits });
   const state = options.resume
     ? structuredClone(options.resume.state)
@@ -44,13 +45,19 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,
-    parseTextToolCalls: options.parseTextToolCalls,
+    parseTextToolCalls: options.parseTextToolCalls ?? (textCalls ? readSkillCalls : undefined),
+    toolCalling: textCalls ? 'text' : 'native',
     ids: options.ids ?? randomIdGenerator,
     onEvent: options.onEvent,
     state,
     messages: [...(options.resume?.messages ?? [])],
     events: [],
   };
+}
+
+/** The calls of the text skill-call protocol (ids are given by the loop, unique per run). */
+function readSkillCalls(text: string): readonly TextToolCall[] {
+  return parseSkillCalls(text).calls;
 }
 
 function runTaint(options: RunSkillLoopOptions): TaintState {

@@ -40,6 +40,11 @@ export { estimatePromptTokens, measurePromptChars } from './estimate-prompt-toke
 export { finishSkillTool, finishSkillToolName, parseFinishSkill } from './finish-skill-tool.js';
 export { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 export {
+  createReplyFieldReader,
+  createStringFieldReader,
+  type StringFieldReader,
+} from './read-string-field.js';
+export {
   type RunSkillLoopOptions,
   runSkillLoop,
   type SkillLoopResult,

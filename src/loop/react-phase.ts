@@ -9,13 +9,23 @@
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
 import type { StopReason, WithinOutcome } from './await-within.js';
-import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
+import {
+  type CallModelOptions,
+  invokeModel,
+  type ModelCallOutcome,
+  type ModelResponse,
+} from './call-model.js';
 import { describeUnparseable } from './describe-unparseable.js';
+import { finishSkillToolName } from './finish-skill-tool.js';
+import { createSkillMarkupFilter } from './hide-skill-markup.js';
 import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { offeredModelTools } from './offered-model-tools.js';
+import { createReplyFieldReader, type StringFieldReader } from './read-string-field.js';
 import { repairTranscript } from './repair-transcript.js';
+import type { SkillLoopDelta } from './skill-loop-events.js';
 import { loopNote } from './skill-messages.js';
+import { withTextTools } from './text-tool-prompt.js';
 
 /** `act`: tools offered; `reflect`: a level-1 reflection turn with every tool withheld. */
 export type ReactMode = 'act' | 'reflect';
@@ -84,29 +94,47 @@ function invokeStepModel(
   call: { mode: ReactMode; tools: LanguageModelV3FunctionTool[]; hint: string | undefined },
 ): Promise<WithinOutcome<ModelCallOutcome>> {
   const { mode, tools, hint } = call;
-  const prompt = [...run.prompt, ...run.messages];
+  // A model without native tool calling is told of the tools in its system prompt and sent none.
+  const inText = run.toolCalling === 'text';
+  const prompt = [
+    ...(inText && tools.length > 0 ? withTextTools(run.prompt, tools) : run.prompt),
+    ...run.messages,
+  ];
   if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
   run.state.turns += 1;
   const live = run.onEvent !== undefined;
-  return watchOf(run).wait(sharedController(run), (signal) =>
+  // Calls written in the text are not for the reader: only the prose goes out live.
+  const markup = live && inText ? createSkillMarkupFilter() : undefined;
+  const onTextDelta = markup
+    ? (delta: string) => streamed(run, 'text-delta', markup.push(delta))
+    : (delta: string) => streamed(run, 'text-delta', delta);
+  // The reply written as finish_skill's message goes out as the model writes it, too.
+  const onToolInputDelta = live && !inText ? streamFinishMessage(run) : undefined;
+  const waited = watchOf(run).wait(sharedController(run), (signal) =>
     invokeModel({
       model: run.model,
       prompt,
       phase: 'skill',
       ...(run.flow ? { flow: run.flow } : {}),
       labels: mode === 'act' ? actLabels : reflectLabels,
-      tools,
+      tools: inText ? [] : tools,
       stream: run.stream,
       maxOutputTokens: run.state.maxOutputTokens,
       signal,
       ...(live
         ? {
-            onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
+            onTextDelta,
             onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
           }
         : {}),
+      ...(onToolInputDelta ? { onToolInputDelta } : {}),
     }),
   );
+  if (!markup) return waited;
+  return waited.then((outcome) => {
+    streamed(run, 'text-delta', markup.end());
+    return outcome;
+  });
 }
 
 /**
@@ -159,9 +187,30 @@ function retryTruncated(run: SkillRun, retries: ReactRetries, response: ModelRes
   return true;
 }
 
-function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string): void {
+function streamed(run: SkillRun, type: 'text-delta' | 'thoughts-delta', delta: string, message?: true): void {
   touch(run);
-  deliver(run, run.parentId === undefined ? { type, delta } : { type, delta, parentId: run.parentId });
+  if (delta === '') return;
+  const event: SkillLoopDelta = { type, delta };
+  if (message) event.message = true;
+  if (run.parentId !== undefined) event.parentId = run.parentId;
+  deliver(run, event);
+}
+
+/** Passes on the `message` argument of the step's `finish_skill` calls as it streams (the reply, trimmed). */
+function streamFinishMessage(run: SkillRun): NonNullable<CallModelOptions['onToolInputDelta']> {
+  const readers = new Map<string, StringFieldReader>();
+  return (call, delta) => {
+    if (call.toolName !== finishSkillToolName) return false;
+    let read = readers.get(call.id);
+    if (!read) {
+      read = createReplyFieldReader('message');
+      readers.set(call.id, read);
+    }
+    const piece = read(delta);
+    if (piece === '') return false;
+    streamed(run, 'text-delta', piece, true);
+    return true;
+  };
 }
 
 function describeError(error: unknown): string {

@@ -50,6 +50,13 @@ export interface RunSkillLoopOptions {
    * The seam for the text skill-call protocol parser of `src/tool`.
    */
   parseTextToolCalls?: (text: string) => readonly TextToolCall[];
+  /**
+   * How the model calls tools: `native` (default) sends them with the request; `text`, for a model without
+   * native tool calling, sends none, describes them and the `<skill>name(…)</skill>` syntax in the system
+   * prompt, and reads the calls from the text (with `parseSkillCalls` unless `parseTextToolCalls` is given).
+   * The live text then shows the prose, not the calls.
+   */
+  toolCalling?: 'native' | 'text';
   /** Makes ids for calls read from text (unique per turn: they are part of the idempotency key). */
   ids?: IdGenerator;
   /** Every event as it happens, plus streamed deltas of thinking and text. */

@@ -46,7 +46,15 @@ export type SkillLoopEvent = Linked &
     | { type: 'terminated'; reason: TerminationReason }
   );
 
-/** A streamed piece of the model's thinking or answer, delivered live only. */
-export type SkillLoopDelta = Linked & { type: 'thoughts-delta' | 'text-delta'; delta: string };
+/**
+ * A streamed piece of the model's thinking or answer, delivered live only. `message`: the piece is of
+ * `finish_skill`'s `message` argument (the reply) rather than of the model's text, so a reader starts a
+ * new answer with it.
+ */
+export type SkillLoopDelta = Linked & {
+  type: 'thoughts-delta' | 'text-delta';
+  delta: string;
+  message?: true;
+};
 
 export type SkillLoopLiveEvent = SkillLoopEvent | SkillLoopDelta;

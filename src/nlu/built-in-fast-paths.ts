@@ -57,3 +57,11 @@ export function matchBuiltInFastPath(
   for (const [builtIn, pattern] of patterns) if (pattern.test(trimmed)) return { builtIn };
   return undefined;
 }
+
+/**
+ * A message that says stop ("stop", "cancel", "never mind" …): sent while the thread's turn runs, it stops
+ * that turn rather than waiting for it (docs/decisions/0070).
+ */
+export function isStopMessage(text: string): boolean {
+  return matchBuiltInFastPath(text, { confirming: false })?.builtIn === 'cancel';
+}

@@ -1,4 +1,9 @@
-export { type BuiltInDecision, type BuiltInFastPath, matchBuiltInFastPath } from './built-in-fast-paths.js';
+export {
+  type BuiltInDecision,
+  type BuiltInFastPath,
+  isStopMessage,
+  matchBuiltInFastPath,
+} from './built-in-fast-paths.js';
 export { describeCatalog, parseFlowChoice, routableFlows } from './catalog.js';
 export { type Contemplation, contemplate } from './contemplate.js';
 export { type BuiltInOutcome, decideBuiltIn, describeCatalogText } from './decide-built-in.js';

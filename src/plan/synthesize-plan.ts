@@ -5,6 +5,7 @@
  * that answers nothing gets a plain account of what each step did.
  */
 import { z } from 'zod';
+import { createReplyFieldReader } from '../loop/index.js';
 import type { PlanState, PlanSynthesis } from '../spec/index.js';
 import { callStructured } from './internal/call-structured.js';
 import { modelCallOptions, type PlanModelContext } from './plan-model-context.js';
@@ -20,6 +21,11 @@ export interface SynthesizePlanOptions extends PlanModelContext {
   plan: PlanState;
   /** The step outputs as a prompt section. */
   outputs: string;
+  /**
+   * Receives the answer's `content` as the model writes it (trimmed as the reply is), when the call streams.
+   * A synthesis that is not JSON is not passed on.
+   */
+  onContentDelta?: (delta: string) => void;
 }
 
 export async function synthesizePlan(options: SynthesizePlanOptions): Promise<PlanSynthesis> {
@@ -36,8 +42,18 @@ export async function synthesizePlan(options: SynthesizePlanOptions): Promise<Pl
   ]
     .filter((part) => part !== '')
     .join('\n\n');
+  const onContentDelta = options.onContentDelta;
+  const readContent = onContentDelta ? createReplyFieldReader('content') : undefined;
   const answer = await callStructured({
     ...modelCallOptions(options),
+    ...(onContentDelta && readContent
+      ? {
+          onTextDelta: (delta: string) => {
+            const piece = readContent(delta);
+            if (piece !== '') onContentDelta(piece);
+          },
+        }
+      : {}),
     system,
     context: options.conversation,
     phase: 'synthesize',

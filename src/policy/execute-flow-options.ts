@@ -39,6 +39,8 @@ export interface ExecuteFlowOptions {
   /** Continues a suspended run from its checkpoint. */
   resume?: RunSkillLoopOptions['resume'];
   stream?: boolean;
+  /** How the skill's model calls tools (`RunSkillLoopOptions.toolCalling`); native by default. */
+  toolCalling?: 'native' | 'text';
   /** The skill run's live events as they happen, streamed deltas included (`RunSkillLoopOptions.onEvent`). */
   onEvent?: RunSkillLoopOptions['onEvent'];
   signal?: AbortSignal;

@@ -95,6 +95,7 @@ export async function runFlowSkill(
       ? { reflection: { successCriteria: definition.successCriteria } }
       : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.toolCalling === 'text' ? { toolCalling: 'text' as const } : {}),
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),

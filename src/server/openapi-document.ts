@@ -42,7 +42,7 @@ function describeStatus(status: number): string {
     400: 'The request is malformed (body, id, or message empty or too long).',
     401: 'Missing or unknown bearer token.',
     404: 'No such thread for this principal.',
-    409: 'The thread is running another turn (a retry while the first attempt still runs, too).',
+    409: 'The thread is running another turn (a retry while the first attempt still runs, too). A stop message ("stop", "cancel" …) is not refused: it stops the running turn and is answered with its result.',
     413: 'The body is larger than the server accepts.',
     415: 'The body is not JSON.',
     422: 'The Idempotency-Key was used before with another body (code input_request_reused).',

@@ -20,6 +20,8 @@ export interface TurnRequest {
   /** The thread is new: 201 with a Location. */
   created: boolean;
   run: (signal: AbortSignal) => Promise<TurnResult>;
+  /** The message says stop: while the thread's turn runs it stops that turn instead of being refused. */
+  stop?: boolean;
 }
 
 export async function respondWithTurn(
@@ -32,7 +34,7 @@ export async function respondWithTurn(
   const prefer = c.req.header('prefer') ?? '';
   if (/\brespond-async\b/i.test(prefer)) {
     const afterId = await lastObservationId(context.agent.store, threadId);
-    context.runner.run(threadId, principal, request.run).catch(() => undefined);
+    context.runner.run(threadId, principal, request.run, runOptions(request)).catch(() => undefined);
     c.header('Location', location);
     return c.json({ threadId, afterId, events: `${location}/events`, thread: location }, 202);
   }
@@ -41,7 +43,7 @@ export async function respondWithTurn(
     return streamTurn(c, context, request, afterId);
   }
   try {
-    const result = await context.runner.run(threadId, principal, request.run);
+    const result = await context.runner.run(threadId, principal, request.run, runOptions(request));
     if (request.created) c.header('Location', location);
     return c.json(result, request.created ? 201 : 200);
   } catch (error) {
@@ -59,6 +61,7 @@ function streamTurn(c: Context<ServerEnv>, context: ServerContext, request: Turn
         threadId: request.threadId,
         principal: request.principal,
         run: request.run,
+        ...(request.stop ? { stop: true } : {}),
         afterId,
         write: (observation) => writeObservationEvent(stream, observation),
         signal: reader.signal,
@@ -73,4 +76,8 @@ function streamTurn(c: Context<ServerEnv>, context: ServerContext, request: Turn
       stopHeartbeat();
     }
   });
+}
+
+function runOptions(request: TurnRequest): { stop?: boolean } {
+  return request.stop ? { stop: true } : {};
 }

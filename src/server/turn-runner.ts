@@ -3,7 +3,8 @@
  * cancellation, and a live `error` event (id 0) when a turn that runs in the background fails — the
  * client that was answered 202 learns of it on the thread's stream. In this process (`queued` off), at
  * most one turn per thread at a time: a second is refused at once with `ThreadBusyError`, without
- * waiting for the store's lease. Behind a turn queue (`queued`), a message that arrives while the
+ * waiting for the store's lease — except a stop message, which the agent hands to the running turn
+ * (docs/decisions/0081). Behind a turn queue (`queued`), a message that arrives while the
  * thread's turn runs is sent on as well: the queue numbers each thread's turns and its workers run them
  * one after another, so the second message waits its turn instead of being refused (docs/decisions/0028).
  */
@@ -15,11 +16,16 @@ import type { Clock } from '../util/index.js';
 import { toProblem } from './problem-details.js';
 
 export interface TurnRunner {
-  /** Runs `task` as the thread's turn; its result or error is returned as well as published. */
+  /**
+   * Runs `task` as the thread's turn; its result or error is returned as well as published. With
+   * `stop`, a message that stops the thread's running turn: it is not refused while that turn runs (the
+   * agent raises the turn's stop flag and answers with its result), and it is no turn of its own.
+   */
   run(
     threadId: string,
     principal: string,
     task: (signal: AbortSignal) => Promise<TurnResult>,
+    options?: { stop?: boolean },
   ): Promise<TurnResult>;
   isRunning(threadId: string): boolean;
   /** Remembers live progress of a running turn, so that a stream opened mid-turn can start with it. */
@@ -40,6 +46,8 @@ interface RunningTurn {
   principal: string;
   controller: AbortController;
   done: Promise<unknown>;
+  /** The turn's own answer (or error). */
+  result: Promise<TurnResult>;
   progress?: Observation;
 }
 
@@ -54,9 +62,21 @@ export function createTurnRunner(options: { clock: Clock; queued?: boolean }): T
     if (left.length === 0) running.delete(threadId);
     else running.set(threadId, left);
   };
+  // The agent did not take the stop (its turn had not started yet, so the thread's lease refused the
+  // message): the running turn is cancelled instead, which ends it as a stop too, and its answer is the stop's.
+  const passStop = (threadId: string, task: (signal: AbortSignal) => Promise<TurnResult>) =>
+    task(new AbortController().signal).catch((error: unknown) => {
+      const first = running.get(threadId)?.[0];
+      if (!ThreadBusyError.isInstance(error) || !first) throw error;
+      first.controller.abort(new Error('The turn was stopped.'));
+      return first.result;
+    });
   return {
-    run(threadId, principal, task) {
-      if (running.has(threadId) && !options.queued) return Promise.reject(new ThreadBusyError({ threadId }));
+    run(threadId, principal, task, runOptions) {
+      const busy = running.has(threadId) && !options.queued;
+      // A stop goes to the agent, which hands it to the turn that runs (docs/decisions/0081).
+      if (busy && runOptions?.stop) return passStop(threadId, task);
+      if (busy) return Promise.reject(new ThreadBusyError({ threadId }));
       const controller = new AbortController();
       const done = Promise.resolve()
         .then(() => task(controller.signal))
@@ -81,7 +101,7 @@ export function createTurnRunner(options: { clock: Clock; queued?: boolean }): T
           throw error;
         })
         .finally(() => remove(threadId, entry));
-      const entry: RunningTurn = { principal, controller, done: done.catch(() => undefined) };
+      const entry: RunningTurn = { principal, controller, done: done.catch(() => undefined), result: done };
       running.set(threadId, [...(running.get(threadId) ?? []), entry]);
       return done;
     },

@@ -34,6 +34,8 @@ export interface RunFlowsOptions {
   execution: ExecutionConfig;
   ids?: IdGenerator;
   stream?: boolean;
+  /** How the skill runs' model calls tools (`AgentOptions.toolCalling`); native by default. */
+  toolCalling?: 'native' | 'text';
   /**
    * Receives the live events of the skill runs the user waits for (flows and plan items, not background
    * flows), streamed deltas included: the agent passes them on to the turn's live channel.
@@ -82,6 +84,7 @@ export function executionOptions(
     nextTableId: () => (ids ? ids('table') : `${options.turn.turnId}:table:${++tables}`),
     ...(input.guidance ? { guidance: input.guidance } : {}),
     ...(options.stream ? { stream: true } : {}),
+    ...(options.toolCalling === 'text' ? { toolCalling: 'text' as const } : {}),
     ...(options.onSkillEvent ? { onEvent: options.onSkillEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.turn.lease ? { stop: options.turn.lease } : {}),

@@ -58,6 +58,8 @@ export interface SkillRun {
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
   parseTextToolCalls: ((text: string) => readonly TextToolCall[]) | undefined;
+  /** `text`: no tool is sent with the request; the prompt describes them and the calls are read from the text. */
+  toolCalling: 'native' | 'text';
   ids: IdGenerator;
   onEvent: ((event: SkillLoopLiveEvent) => void) | undefined;
   state: SkillLoopState;

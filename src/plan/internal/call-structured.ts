@@ -19,6 +19,8 @@ export interface StructuredCallOptions<T> {
   schema: z.ZodType<T>;
   stream?: boolean;
   signal?: AbortSignal;
+  /** Receives the answer's JSON text as it streams. */
+  onTextDelta?: (delta: string) => void;
 }
 
 export type StructuredResult<T> =
@@ -57,6 +59,7 @@ export async function callStructured<T>(options: StructuredCallOptions<T>): Prom
     },
     ...(options.stream ? { stream: true } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
+    ...(options.onTextDelta ? { onTextDelta: options.onTextDelta } : {}),
   });
   const text = response.text.trim();
   const start = text.indexOf('{');

@@ -106,6 +106,26 @@ const fourItemScript: ScriptStep[] = [
 ];
 
 describe('the plan loop', () => {
+  it('streams the synthesis to agent.stream() as the model writes it: its deltas make the stored reply', async () => {
+    const { agent } = setup(fourItemScript);
+    const parts = [];
+    for await (const part of agent.stream({ threadId: 't1', text: 'Plan a weekend in Lisbon for me' }))
+      parts.push(part);
+
+    const finish = parts.at(-1);
+    if (finish?.type !== 'finish') throw new Error('the stream ends with finish');
+    expect(finish.result.reply).toBe(
+      'Fly TP123 (€120), stay at Casa Azul (€90), expect sun. Day 1: Alfama. Day 2: Belém.',
+    );
+    const deltas = parts.flatMap((p) => (p.type === 'text-delta' ? [p] : []));
+    const last = deltas.at(-1)?.id;
+    const answer = deltas.filter((p) => p.id === last).map((p) => p.delta);
+    expect(answer.length).toBeGreaterThan(1);
+    expect(answer.join('')).toBe(finish.result.reply);
+    // The answer is the last thing written before the turn's end, not a block the finish carries.
+    expect(parts.findLastIndex((p) => p.type === 'text-delta')).toBeLessThan(parts.length - 1);
+  });
+
   it('runs a four-item plan with dependencies as sub-flows to a synthesized answer', async () => {
     const { agent, model, store, domain, seen, inProgressAtToolTime } = setup(fourItemScript);
     const turn = await agent.send({ threadId: 't1', text: 'Plan a weekend in Lisbon for me' });

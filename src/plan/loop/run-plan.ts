@@ -231,7 +231,19 @@ async function extendPlan(run: PlanRun): Promise<boolean> {
 /** Synthesis writes the answer; the Plan flow completes and is popped. */
 async function finishPlan(run: PlanRun): Promise<PlanStep> {
   const outputs = renderStepOutputs(run.outputs.values());
-  const synthesis = await synthesizePlan({ ...planModelContext(run), plan: run.plan, outputs });
+  // The answer streams as the model writes it, as a flow's reply does (docs/decisions/0081).
+  const live = run.onSkillEvent;
+  const parentId = run.plan.id;
+  const synthesis = await synthesizePlan({
+    ...planModelContext(run),
+    plan: run.plan,
+    outputs,
+    ...(live
+      ? { onContentDelta: (delta: string) => live({ type: 'text-delta', delta, message: true, parentId }) }
+      : {}),
+  });
+  // The answer is complete: what a live reader holds back of it goes out.
+  live?.({ type: 'text', text: synthesis.content, parentId });
   setPlan(run, { ...run.plan, status: 'completed', synthesis });
   endFlow(run.turn, run.plan.id, { completed: { summary: synthesis.content } });
   run.turn.replyParts.push({ text: synthesis.content });

@@ -19,6 +19,8 @@ export interface FollowTurnOptions {
   threadId: string;
   principal: string;
   run: (signal: AbortSignal) => Promise<TurnResult>;
+  /** A stop message: it reaches the thread's running turn instead of being refused (`TurnRunner.run`). */
+  stop?: boolean;
   /** The thread's last stored event before the turn. */
   afterId: number;
   write: (observation: Observation) => Promise<void>;
@@ -34,17 +36,19 @@ export async function followTurn(context: ServerContext, options: FollowTurnOpti
   context.shutdown.addEventListener('abort', stop);
   let lastWritten = afterId;
   let target: number | undefined;
-  const outcome = context.runner.run(threadId, options.principal, options.run).then(
-    (result): FollowedTurn => {
-      target = Math.max(afterId, ...result.observations.map((o) => o.id));
-      if (lastWritten >= target) controller.abort();
-      return { ok: true, result };
-    },
-    (error: unknown): FollowedTurn => {
-      controller.abort();
-      return { ok: false, error };
-    },
-  );
+  const outcome = context.runner
+    .run(threadId, options.principal, options.run, { stop: options.stop === true })
+    .then(
+      (result): FollowedTurn => {
+        target = Math.max(afterId, ...result.observations.map((o) => o.id));
+        if (lastWritten >= target) controller.abort();
+        return { ok: true, result };
+      },
+      (error: unknown): FollowedTurn => {
+        controller.abort();
+        return { ok: false, error };
+      },
+    );
   try {
     const events = streamObservations({
       store: context.agent.store,

@@ -3,6 +3,7 @@
  * and rollback need the durability layer; an agent without them answers 501.
  */
 import type { Hono } from 'hono';
+import { isStopMessage } from '../../nlu/index.js';
 import { resumeBody, rollbackBody, sendTurnBody } from '../api-schemas.js';
 import { idempotencyKeyHeader, readIdempotencyKey, requestIdOfKey } from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
@@ -30,6 +31,7 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
       threadId,
       principal,
       created: access === 'absent',
+      stop: isStopMessage(body.value.text),
       run: (signal) =>
         context.turns.send({
           threadId,

@@ -4,6 +4,7 @@ export { constrainToSchema, findAnthropicSchemaProblem, findOpenAIStrictProblem 
 export {
   type EmulatedProvider,
   type ProviderEmulator,
+  type ProviderEmulatorOptions,
   routeReply,
   startProviderEmulator,
 } from './start-provider-emulator.js';

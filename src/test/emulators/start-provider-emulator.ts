@@ -28,6 +28,15 @@ const dialects: Record<EmulatedProvider, ProviderDialect> = {
   'openai-compatible': openAICompatibleDialect,
 };
 
+/** How the emulated model behaves beyond the provider's own rules. */
+export interface ProviderEmulatorOptions {
+  /**
+   * `false`: a model without native tool calling; a request that sends tools is refused with a 400, as
+   * Ollama does for such a model ("… does not support tools").
+   */
+  tools?: boolean;
+}
+
 export interface ProviderEmulator {
   /** The base URL for the provider's `create*({ baseURL })`, ending in `/v1`. */
   url: string;
@@ -53,6 +62,7 @@ export interface ProviderEmulator {
 export async function startProviderEmulator(
   provider: EmulatedProvider,
   script: readonly EmulatorScriptEntry[] | ((call: EmulatedCall) => EmulatorReply),
+  options: ProviderEmulatorOptions = {},
 ): Promise<ProviderEmulator> {
   const dialect = dialects[provider];
   const responder = typeof script === 'function' ? script : undefined;
@@ -63,7 +73,10 @@ export async function startProviderEmulator(
 
   function answer(body: Record<string, unknown>): Reply {
     requests.push(body);
-    const problem = dialect.check(body);
+    const problem =
+      options.tools === false && Array.isArray(body.tools) && body.tools.length > 0
+        ? `registry.ollama.ai/library/${String(body.model)} does not support tools`
+        : dialect.check(body);
     if (problem !== undefined) {
       rejections.push({ status: 400, message: problem });
       return { status: 400, body: dialect.errorBody(400, problem) };
