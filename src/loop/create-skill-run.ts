@@ -42,6 +42,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     abort: undefined,
     stepBatch: undefined,
     watch: undefined,
+    transcriptChecked: false,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,

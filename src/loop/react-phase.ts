@@ -52,7 +52,12 @@ export async function reactPhase(run: SkillRun, mode: ReactMode): Promise<ReactR
   const retries: ReactRetries = { transient: 0, truncated: 0, unparseable: 0 };
   let hint: string | undefined;
   run.state.iterations += 1;
-  await repairTranscript(run);
+  // What the run was handed (history, a resumed transcript) is checked once; the steps the loop adds
+  // always carry each call with its result (the validate phase answers every call it queued).
+  if (!run.transcriptChecked) {
+    await repairTranscript(run);
+    run.transcriptChecked = true;
+  }
   for (;;) {
     const within = await invokeStepModel(run, { mode, tools, hint });
     if (within.status === 'stopped') return { kind: 'stopped', reason: within.reason };

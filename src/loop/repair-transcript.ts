@@ -1,5 +1,5 @@
 /**
- * Before each model call, the run's transcript is checked for unpaired tool calls and results (see
+ * Before the run's first model call, its transcript is checked for unpaired tool calls and results (see
  * `pairToolResults`). An orphaned call is first looked up in the journal under its idempotency key, so
  * a result that was recorded is the one the model reads; only a call with no recorded result is
  * answered as interrupted. A repair is reported as a `transcript-repaired` event.

@@ -48,16 +48,29 @@ const outputKeys = ['total', 'text', 'reasoning'] as const;
  * (raw usage, another key, a count that is not a finite number), which is then stored as it is.
  */
 function usageCounts(usage: LanguageModelV3Usage): (number | null)[] | undefined {
-  const { inputTokens: input, outputTokens: output, ...rest } = usage;
-  if (Object.keys(rest).length > 0 || typeof input !== 'object' || typeof output !== 'object')
-    return undefined;
+  for (const key in usage) if (key !== 'inputTokens' && key !== 'outputTokens') return undefined;
+  const input = usage.inputTokens;
+  const output = usage.outputTokens;
   if (!hasOnly(input, inputKeys) || !hasOnly(output, outputKeys)) return undefined;
-  const counts = [...inputKeys.map((key) => input[key]), ...outputKeys.map((key) => output[key])];
-  if (!counts.every((count) => count === undefined || (typeof count === 'number' && Number.isFinite(count))))
-    return undefined;
-  return counts.map((count) => count ?? null);
+  const counts: (number | null)[] = [];
+  for (const count of [
+    input.total,
+    input.noCache,
+    input.cacheRead,
+    input.cacheWrite,
+    output.total,
+    output.text,
+    output.reasoning,
+  ]) {
+    if (count === undefined) counts.push(null);
+    else if (Number.isFinite(count)) counts.push(count);
+    else return undefined;
+  }
+  return counts;
 }
 
 function hasOnly(value: object | null, keys: readonly string[]): boolean {
-  return value !== null && Object.keys(value).every((key) => keys.includes(key));
+  if (typeof value !== 'object' || value === null) return false;
+  for (const key in value) if (!keys.includes(key)) return false;
+  return true;
 }

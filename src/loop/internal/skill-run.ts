@@ -52,6 +52,8 @@ export interface SkillRun {
    * only after a call was stopped (see `sharedController`).
    */
   abort: AbortController | undefined;
+  /** The transcript the run was handed was checked for unpaired tool calls and results (`repairTranscript`). */
+  transcriptChecked: boolean;
   /** The watch over the run's limits and stop, made at its first call (see `watchOf`). */
   watch: RunWatch | undefined;
   requiredTools: readonly string[];
