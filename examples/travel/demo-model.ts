@@ -10,6 +10,8 @@ import { createScriptedModel, type ScriptedModel, type ScriptStepOutput } from '
 export function createTravelDemoModel(): ScriptedModel {
   return createScriptedModel({
     modelId: 'travel-demo',
+    // It serves `flowstack serve` for as long as the process runs: a record of the latest calls only.
+    keepCalls: 100,
     steps: [
       { label: 'route', match: { phase: 'predict' }, repeat: true, respond: route },
       { label: 'skill', match: { phase: 'skill' }, repeat: true, respond: runSkill },
