@@ -146,6 +146,7 @@ export const acceptedSchema = z.object({
 
 export const threadSummarySchema = z.object({
   threadId: z.string(),
+  title: z.string().optional().describe('The first message, shortened, once the thread has one.'),
   version: z.number(),
   createdAt: z.number(),
   updatedAt: z.number(),
