@@ -246,7 +246,8 @@ export function createOpenApiDocument(
       },
       '/v1/threads/{threadId}/suspensions/{suspensionId}': {
         post: {
-          summary: 'Answer a suspension (approve, reject with a reason, edit arguments, or give feedback)',
+          summary:
+            'Answer a suspension (approve, reject with or without a reason, edit arguments, or give feedback)',
           parameters: [
             threadId,
             { name: 'suspensionId', in: 'path', required: true, schema: { type: 'string' } },

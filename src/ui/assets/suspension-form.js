@@ -1,5 +1,5 @@
-// The dialog for a question the agent waits for (seed 002 HITL): an approval (approve, reject with a
-// reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
+// The dialog for a question the agent waits for (seed 002 HITL): an approval (approve, reject with or
+// without a reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
 // multiselect, custom JSON), an unknown outcome, or a failed file edit. Builds the fields and the
 // buttons; `readAnswer` turns what the user chose into the feedback `resume` takes.
 import { element } from './render.js';
@@ -43,7 +43,10 @@ export function buildSuspensionForm(suspension) {
             text: JSON.stringify(suspension.input ?? {}, null, 2),
           }),
         ),
-        labelled('Reason, when you reject', element('input', { id: 'approval-reject-reason', type: 'text' })),
+        labelled(
+          'Reason, when you reject (optional)',
+          element('input', { id: 'approval-reject-reason', type: 'text' }),
+        ),
       ],
       buttons: [
         ['approve', 'Approve'],
@@ -140,7 +143,8 @@ export function readAnswer(suspension, choice, form) {
     if (choice === 'approve') return { feedback: { decision: 'approve' } };
     if (choice === 'reject') {
       const reason = form.querySelector('#approval-reject-reason').value.trim();
-      return reason ? { feedback: { decision: 'reject', reason } } : { error: 'Say why you reject it.' };
+      // The reason is optional, as in the API: a plain no is an answer too.
+      return { feedback: reason ? { decision: 'reject', reason } : { decision: 'reject' } };
     }
     try {
       return {
