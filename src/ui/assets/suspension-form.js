@@ -2,7 +2,7 @@
 // without a reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
 // multiselect, custom JSON), an unknown outcome, or a failed file edit. Builds the fields and the
 // buttons; `readAnswer` turns what the user chose into the feedback `resume` takes.
-import { element } from './render.js';
+import { element, humanize } from './render.js';
 
 // Each choice: the button's value, its label, and the answer it sends (the runtime's feedback schemas
 // of src/hitl/decision-feedback.ts: an object with a `decision`).
@@ -31,11 +31,22 @@ function formKind(suspension) {
 export function buildSuspensionForm(suspension) {
   const kind = formKind(suspension);
   if (kind === 'approval') {
+    const input = suspension.input && typeof suspension.input === 'object' ? suspension.input : {};
     return {
-      title: `Approve ${suspension.toolName}?`,
+      kind,
+      title: `Approve: ${humanize(suspension.toolName)}?`,
       fields: [
+        // Every argument as the call would send it, in words before the JSON that can be edited.
+        element(
+          'dl',
+          { id: 'approval-details' },
+          ...Object.entries(input).flatMap(([name, value]) => [
+            element('dt', { text: humanize(name) }),
+            element('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }),
+          ]),
+        ),
         labelled(
-          'Arguments (edit them to approve different ones)',
+          'Details as sent (edit them to approve different ones)',
           element('textarea', {
             id: 'approval-arguments',
             rows: 6,
@@ -57,12 +68,13 @@ export function buildSuspensionForm(suspension) {
   }
   if (choiceSets[kind])
     return {
-      title: `${suspension.toolName}: what now?`,
+      kind,
+      title: `${humanize(suspension.toolName)}: what now?`,
       fields: [],
       buttons: choiceSets[kind].map(([value, label]) => [value, label]),
     };
   const schema = suspension.feedback ?? { type: 'text' };
-  const title = `${suspension.toolName} asks`;
+  const title = `${humanize(suspension.toolName)} asks`;
   switch (schema.type) {
     case 'confirm':
       return {
