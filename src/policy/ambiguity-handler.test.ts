@@ -66,9 +66,7 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
       flow: chart.create({ id: 'f2', slots: { measure: 'units' } }),
       spec: chart,
     });
-    expect(pending.question).toBe(
-      'This will chart the sales with measure = units. Shall I go ahead? (yes/no)',
-    );
+    expect(pending.question).toBe('This will chart the sales (measure: units). Shall I go ahead? (yes/no)');
     expect(resolveAmbiguity({ pending, text: 'yes please', spec: chart, flow })).toEqual({
       kind: 'confirmed',
     });

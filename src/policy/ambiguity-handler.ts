@@ -55,8 +55,9 @@ export function declareAmbiguity(declaration: AmbiguityDeclaration): PendingQues
     case 'confirmation': {
       const values = declaration.spec.slots
         .filter((s) => flow.slots[s.name] !== undefined)
-        .map((s) => `${s.name} = ${format(flow.slots[s.name])}`);
-      const detail = values.length > 0 ? ` with ${values.join(', ')}` : '';
+        // Each value under its slot's name in words ("flight id: TP1351"), as a person would write it.
+        .map((s) => `${s.name.replace(/_/g, ' ')}: ${format(flow.slots[s.name])}`);
+      const detail = values.length > 0 ? ` (${values.join(', ')})` : '';
       return {
         kind: 'confirmation',
         flowId: flow.id,
