@@ -38,6 +38,13 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
       kind: 'fill',
       slots: { measure: 'revenue' },
     });
+    // An answer that names one option in a phrase is that option; one that names two is asked again.
+    expect(resolveAmbiguity({ pending, text: 'by revenue, please', spec: chart, flow })).toEqual({
+      kind: 'fill',
+      slots: { measure: 'revenue' },
+    });
+    expect(resolveAmbiguity({ pending, text: 'units or revenue', spec: chart, flow }).kind).toBe('invalid');
+    expect(resolveAmbiguity({ pending, text: 'revenues', spec: chart, flow }).kind).toBe('invalid');
     expect(resolveAmbiguity({ pending, text: 'profit', spec: chart, flow })).toMatchObject({
       kind: 'invalid',
       question: {

@@ -105,6 +105,10 @@ export function resolveAmbiguity(options: {
   for (const candidate of ordered) {
     const check = checkSlotValue(candidate, text);
     if (check.ok) return { kind: 'fill', slots: { [candidate.name]: check.value } };
+    // "By month" answers "by region, product or month?": the one option the answer names is the value.
+    const named = namedOption(candidate, text);
+    const again = named === undefined ? undefined : checkSlotValue(candidate, named);
+    if (again?.ok) return { kind: 'fill', slots: { [candidate.name]: again.value } };
   }
   const check = checkSlotValue(slot, text);
   return {
@@ -134,6 +138,16 @@ export function readConfirmation(
   if (reading === undefined || reading.answer === 'unclear' || reading.target !== undefined) return undefined;
   if (reading.answer === 'yes') return { answer: 'yes' };
   return reading.reason ? { answer: 'no', reason: reading.reason } : { answer: 'no' };
+}
+
+/** The one option of the slot that the answer names as a word or phrase; undefined for none or several. */
+function namedOption(slot: SlotSpec, text: string): string | undefined {
+  const options = slot.options ?? slot.entities ?? [];
+  const named = options.filter((option) => {
+    const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  });
+  return named.length === 1 ? named[0] : undefined;
 }
 
 function constrained(slot: SlotSpec): number {
