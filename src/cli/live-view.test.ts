@@ -14,7 +14,8 @@ type Write = { to: 'out' | 'err'; text: string };
 const controlSequence = '\x1b';
 const clearLine = `\r${controlSequence}[2K`;
 /** The cursor moved up over the plan, which is cleared to be drawn again. */
-const isRedraw = (text: string) => text.startsWith(`${controlSequence}[`) && text.endsWith(`A\r${controlSequence}[J`);
+const isRedraw = (text: string) =>
+  text.startsWith(`${controlSequence}[`) && text.endsWith(`A\r${controlSequence}[J`);
 
 /** Stdout and stderr in the order they were written, as one terminal shows them. */
 function terminal(options: { input?: string[]; interactive: boolean }) {
