@@ -190,6 +190,20 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await page.waitForSelector('.message.assistant .frame table >> text=TP1351');
   });
 
+  it('shows an approval with every argument, and a no without a reason is answered as a decision', async () => {
+    const page = await openPage(await serve(travelAgent()));
+    await say(page, 'book TP1351 for Ada Lovelace');
+    await page.waitForSelector('#approval[open]');
+    expect(await page.textContent('#approval-title')).toBe('Approve: book flight?');
+    expect(await page.textContent('#approval-details')).toBe('flight idTP1351passengerAda Lovelace');
+    await shoot(page, '0-approval');
+    await page.click('#approval button[value="reject"]');
+    await page.waitForSelector('.message.assistant >> text=OK, I did not book it.');
+    const conversation = await page.textContent('#messages');
+    expect(conversation).not.toMatch(/auth_error|could not finish|Do not try|need approval in this run/);
+    expect(await page.locator('#approval').getAttribute('open')).toBeNull();
+  });
+
   it('pages a large table through the frame route, and sorts it by a column', async () => {
     const page = await openPage(await serve(manyRowsAgent()));
     await say(page, 'list all rows');
