@@ -131,6 +131,9 @@ describe.skipIf(!browserTestsRun)('the web page in headless Chromium', () => {
     await page.waitForSelector('.message.assistant >> text=Booked TP1351 for Grace Hopper');
     await page.waitForSelector('#plan .todo[data-status="completed"] >> text=Book the cheapest flight');
     expect(await page.locator('#approval').getAttribute('open')).toBeNull();
+    // The plan is over: no "Thinking…" is left spinning.
+    await page.waitForSelector('body[data-busy="false"]');
+    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
     // The approved call ran once, with the edited arguments.
     expect(bookings.map((b) => [b.flight_id, b.passenger])).toEqual([['TP1351', 'Grace Hopper']]);
     const tree = await page.textContent('#event-tree');

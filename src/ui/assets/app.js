@@ -201,6 +201,11 @@ function onObservation(observation) {
     setStatus('');
     setBusy(false);
   }
+  // The plan's step being worked on is what the agent is doing now.
+  if (observation.type === 'item-status-change' && observation.data?.to === 'in_progress') {
+    const item = state.plan?.items.find((i) => i.id === observation.data.itemId);
+    if (item && document.body.dataset.busy === 'true') setStatus(`Working on: ${item.description}…`);
+  }
   if (refreshOn.has(observation.type)) scheduleRefresh();
 }
 
