@@ -167,6 +167,7 @@ export {
   routeInput,
   type Strategy,
   strategyOf,
+  strategyOfFlow,
 } from './nlu/index.js';
 // Observations: the bus, and reading them back from a store (for a transport of one's own).
 export {
@@ -386,6 +387,7 @@ export {
   type McpApprovalPolicy,
   type McpToolFields,
   type McpToolHints,
+  type McpTrust,
   type MemoryRateLimiterOptions,
   type MemorySimulationCacheOptions,
   mapMcpAnnotations,
@@ -396,6 +398,7 @@ export {
   parseSkillCalls,
   type Redactor,
   readManifest,
+  type TaintSource,
   type TaintState,
   type ToolBatchContext,
   type ToolPipeline,

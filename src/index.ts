@@ -71,6 +71,8 @@ export {
   type FallbackTarget,
   type FlowDefinition,
   type FlowHooks,
+  type FlowScript,
+  type FlowScriptContext,
   type InternalFlowRequest,
   type LoadDomainOptions,
   loadDomain,
@@ -163,8 +165,11 @@ export {
   StoreError,
   type StoreErrorReason,
 } from './store/index.js';
-// Tools: from code, manifest files and MCP servers.
+// Tools: from code, manifest files, MCP servers and AI SDK tool sets; schemas of any library.
 export {
+  type AiSdkSchemaLike,
+  type AiSdkToolLike,
+  type AiSdkToolSettings,
   type CapabilityPolicy,
   createModelSimulator,
   createScheduleTool,
@@ -181,12 +186,15 @@ export {
   type McpToolsOptions,
   type ModelSimulatorOptions,
   mcpTools,
+  type SchemaSource,
   type SimulationRequest,
   type Simulator,
+  type StandardSchemaLike,
   suspendToolCall,
   type ToolDefinition,
   type ToolExecutionContext,
   type ToolImplementations,
   type ToolSuspension,
+  toolsFromAiSdk,
 } from './tool/index.js';
 export type { Clock, IdGenerator } from './util/index.js';

@@ -7,7 +7,7 @@
  *   npm run build --prefix .. && npm run build && node probes/alloc-per-step.mjs [K=100] [N=20] [top=25]
  */
 import { Session } from 'node:inspector/promises';
-import { loadFramework } from '../dist/frameworks/framework.js';
+import { loadFramework } from '../dist/frameworks/load-framework.js';
 import { requestFor } from '../dist/shared/plan.js';
 
 const k = Number(process.argv[2] ?? 100);

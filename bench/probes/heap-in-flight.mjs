@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { loadFramework } from '../dist/frameworks/framework.js';
+import { loadFramework } from '../dist/frameworks/load-framework.js';
 import { meter } from '../dist/shared/meter.js';
 import { plannedCall, requestFor } from '../dist/shared/plan.js';
 

@@ -12,7 +12,7 @@
  */
 import { Session } from 'node:inspector';
 import { getHeapSpaceStatistics } from 'node:v8';
-import { loadFramework } from '../dist/frameworks/framework.js';
+import { loadFramework } from '../dist/frameworks/load-framework.js';
 import { meter } from '../dist/shared/meter.js';
 import { requestFor } from '../dist/shared/plan.js';
 

@@ -10,7 +10,7 @@
  *   npm run build --prefix .. && npm run build && node --expose-gc probes/promoted-per-session.mjs [framework=flowstack] [N=1000] [top=40]
  */
 import { Session } from 'node:inspector/promises';
-import { loadFramework } from '../dist/frameworks/framework.js';
+import { loadFramework } from '../dist/frameworks/load-framework.js';
 import { meter } from '../dist/shared/meter.js';
 import { requestFor } from '../dist/shared/plan.js';
 

@@ -4,8 +4,10 @@
  * a year of sales across four regions.
  */
 import { mkdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
-import Database from 'better-sqlite3';
+import type Database from 'better-sqlite3';
+import { ConfigurationError } from '../../src/index.js';
 
 export type Dataset = Database.Database;
 
@@ -22,11 +24,24 @@ export const regions = ['north', 'south', 'east', 'west'] as const;
 /** Opens (and on first run creates and seeds) the dataset; `:memory:` gives a fresh private one. */
 export function openDataset(path = '.flowstack/data-analysis.db'): Dataset {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path);
+  const db = new (loadSqliteDriver())(path);
   db.pragma('journal_mode = WAL');
   const seeded = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'sales'").get();
   if (!seeded) seed(db);
   return db;
+}
+
+/** better-sqlite3 is an optional peer of flowstack: the example says so when it is missing. */
+function loadSqliteDriver(): typeof Database {
+  try {
+    return createRequire(import.meta.url)('better-sqlite3') as typeof Database;
+  } catch (error) {
+    throw new ConfigurationError({
+      message:
+        'The data-analysis example keeps its dataset in SQLite: install better-sqlite3 to run it (npm install better-sqlite3).',
+      cause: error,
+    });
+  }
 }
 
 function seed(db: Dataset): void {

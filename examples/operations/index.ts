@@ -9,6 +9,7 @@ import { dirname, join, resolve } from 'node:path';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import {
   type Agent,
+  ConfigurationError,
   createAgent,
   mcpTools,
   type RateLimiter,
@@ -54,9 +55,7 @@ export async function createOperationsExample(
       'the bundled scripted demo model (no LLM is called; set FLOWSTACK_MODEL to use one)');
   const workspace = seedWorkspace(resolve(options.workspace ?? '.flowstack/operations-workspace'));
   const outbox = join(dirname(workspace), 'operations-outbox.jsonl');
-  const server = createRequire(import.meta.url).resolve(
-    '@modelcontextprotocol/server-filesystem/dist/index.js',
-  );
+  const server = resolveFilesystemServer();
   const filesystem = await mcpTools({
     command: process.execPath,
     args: [server, workspace],
@@ -64,6 +63,8 @@ export async function createOperationsExample(
     name: 'filesystem',
     prefix: 'fs_',
     include: filesystemToolNames,
+    // The official filesystem server, installed from npm and pinned: its annotations are believed.
+    trust: 'trusted',
     // Logs hold what outsiders wrote: a file's text is untrusted input.
     overrides: { read_text_file: { receivesUntrustedInput: true } },
   });
@@ -98,4 +99,20 @@ export async function createOperationsExample(
       'tell the team about logs/incident.log',
     ],
   };
+}
+
+/**
+ * The example's file tools come from the reference MCP filesystem server, which flowstack does not
+ * depend on: an installed flowstack says what to install instead of failing with a stack trace.
+ */
+function resolveFilesystemServer(): string {
+  try {
+    return createRequire(import.meta.url).resolve('@modelcontextprotocol/server-filesystem/dist/index.js');
+  } catch (error) {
+    throw new ConfigurationError({
+      message:
+        'The operations example runs the MCP filesystem server: install it to run the example (npm install @modelcontextprotocol/server-filesystem).',
+      cause: error,
+    });
+  }
 }

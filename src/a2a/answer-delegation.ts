@@ -4,12 +4,12 @@
  * the record counts the answer before it is sent; a resumed answer that the remote task already holds
  * in its history is not sent again.
  */
-import { Message } from '@a2a-js/sdk';
 import type { DelegationContext } from './delegate-task.js';
 import { settle } from './delegate-task.js';
 import type { DelegationOutcome } from './delegation-outcome.js';
 import { awaitTask, sendAndAwait } from './internal/await-a2a-task.js';
 import { delegationIds, readDelegation, saveDelegation } from './internal/delegation-record.js';
+import { loadA2ASdk } from './internal/load-a2a-sdk.js';
 
 export interface AnswerDelegationOptions extends DelegationContext {
   /** The idempotency key of the `delegate_to_agent` call that suspended. */
@@ -42,7 +42,7 @@ export async function answerDelegation(options: AnswerDelegationOptions): Promis
       ? await awaitTask(connection, record.taskId, waitOptions)
       : await sendAndAwait(
           connection,
-          Message.fromJSON({
+          (await loadA2ASdk()).Message.fromJSON({
             messageId,
             contextId: task.contextId,
             taskId: record.taskId,

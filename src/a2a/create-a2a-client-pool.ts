@@ -3,15 +3,9 @@
  * kept for the life of the pool. A card that cannot be read is not cached, so a later call tries again.
  */
 import type { AgentCard } from '@a2a-js/sdk';
-import {
-  type Client,
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Client } from '@a2a-js/sdk/client';
 import type { A2AAgentReference } from './a2a-agent-reference.js';
+import { loadA2AClientSdk } from './internal/load-a2a-sdk.js';
 
 export interface A2AConnection {
   agent: A2AAgentReference;
@@ -34,6 +28,13 @@ export function createA2AClientPool(
   const connections = new Map<string, Promise<A2AConnection>>();
   const fetchImpl = options.fetch ?? fetch;
   async function open(agent: A2AAgentReference): Promise<A2AConnection> {
+    const {
+      ClientFactory,
+      ClientFactoryOptions,
+      DefaultAgentCardResolver,
+      JsonRpcTransportFactory,
+      RestTransportFactory,
+    } = await loadA2AClientSdk();
     const withHeaders: typeof fetch = (input, init) =>
       fetchImpl(input, {
         ...init,

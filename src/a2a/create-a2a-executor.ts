@@ -6,13 +6,8 @@
  * A thread belongs to the principal that started it; another principal's task on it fails as if the
  * thread did not exist.
  */
-import { type Artifact, type Message, type Task, TaskState } from '@a2a-js/sdk';
-import {
-  AgentEvent,
-  type AgentExecutor,
-  type ExecutionEventBus,
-  type RequestContext,
-} from '@a2a-js/sdk/server';
+import type { Artifact, Message, Task, TaskState } from '@a2a-js/sdk';
+import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/sdk/server';
 import { FlowstackError } from '../errors/index.js';
 import { summarizeThreadEvents } from '../observe/index.js';
 import type { Observation } from '../spec/index.js';
@@ -20,6 +15,7 @@ import type { Clock, IdGenerator } from '../util/index.js';
 import type { A2ATurn, A2ATurnPort } from './a2a-turn-port.js';
 import { agentMessage, dataPart, readText, textPart } from './internal/a2a-parts.js';
 import { feedbackFromMessage } from './internal/feedback-from-message.js';
+import { a2aSdk, a2aServerSdk, loadA2AServerSdk } from './internal/load-a2a-sdk.js';
 
 export interface A2AExecutorOptions {
   port: A2ATurnPort;
@@ -36,6 +32,7 @@ export function createA2AExecutor(options: A2AExecutorOptions): AgentExecutor {
 
   return {
     async execute(requestContext, eventBus) {
+      await loadA2AServerSdk();
       const { taskId, contextId } = requestContext;
       const message = requestContext.userMessage;
       const now = () => new Date(clock.now()).toISOString();
@@ -45,7 +42,7 @@ export function createA2AExecutor(options: A2AExecutorOptions): AgentExecutor {
         extra: { parts?: Message['parts']; metadata?: Record<string, unknown> } = {},
       ) =>
         eventBus.publish(
-          AgentEvent.statusUpdate({
+          a2aServerSdk().AgentEvent.statusUpdate({
             taskId,
             contextId,
             status: {
@@ -65,29 +62,34 @@ export function createA2AExecutor(options: A2AExecutorOptions): AgentExecutor {
             metadata: extra.metadata,
           }),
         );
-      eventBus.publish(AgentEvent.task(requestContext.task ?? newTask(taskId, contextId, message, now())));
+      eventBus.publish(
+        a2aServerSdk().AgentEvent.task(requestContext.task ?? newTask(taskId, contextId, message, now())),
+      );
       const principal = requestContext.context.user?.isAuthenticated
         ? requestContext.context.user.userName
         : undefined;
       const threadId = contextId;
       if (!threadIdPattern.test(threadId)) {
-        say(TaskState.TASK_STATE_REJECTED, 'The context id must have 1–128 letters, digits, _ . : or -.');
+        say(
+          a2aSdk().TaskState.TASK_STATE_REJECTED,
+          'The context id must have 1–128 letters, digits, _ . : or -.',
+        );
         return;
       }
       const stored = await port.store.loadThread(threadId);
       if (stored && stored.principal !== principal) {
-        say(TaskState.TASK_STATE_FAILED, `No thread '${threadId}'.`);
+        say(a2aSdk().TaskState.TASK_STATE_FAILED, `No thread '${threadId}'.`);
         return;
       }
       const controller = new AbortController();
       running.set(taskId, { contextId, controller });
       contexts.set(taskId, contextId);
-      say(TaskState.TASK_STATE_WORKING);
+      say(a2aSdk().TaskState.TASK_STATE_WORKING);
       const unsubscribe = port.subscribe(
         (observation) => {
           const text = describeProgress(observation);
           if (text && !controller.signal.aborted)
-            say(TaskState.TASK_STATE_WORKING, text, { metadata: { flowstack: { observation } } });
+            say(a2aSdk().TaskState.TASK_STATE_WORKING, text, { metadata: { flowstack: { observation } } });
         },
         { threadId, progress: true },
       );
@@ -102,7 +104,7 @@ export function createA2AExecutor(options: A2AExecutorOptions): AgentExecutor {
           ? error.message
           : 'The agent failed; the error is in its log.';
         say(
-          TaskState.TASK_STATE_FAILED,
+          a2aSdk().TaskState.TASK_STATE_FAILED,
           text,
           FlowstackError.isInstance(error) ? { metadata: { flowstack: { error: error.toJSON() } } } : {},
         );
@@ -114,16 +116,17 @@ export function createA2AExecutor(options: A2AExecutorOptions): AgentExecutor {
     },
 
     async cancelTask(taskId: string, eventBus: ExecutionEventBus) {
+      await loadA2AServerSdk();
       const entry = running.get(taskId);
       entry?.controller.abort(new Error('The A2A client cancelled the task.'));
       const contextId = entry?.contextId ?? contexts.get(taskId) ?? '';
       contexts.delete(taskId);
       eventBus.publish(
-        AgentEvent.statusUpdate({
+        a2aServerSdk().AgentEvent.statusUpdate({
           taskId,
           contextId,
           status: {
-            state: TaskState.TASK_STATE_CANCELED,
+            state: a2aSdk().TaskState.TASK_STATE_CANCELED,
             message: agentMessage({
               messageId: ids('msg'),
               contextId,
@@ -193,7 +196,7 @@ function publishTurn(
       extensions: [],
     };
     eventBus.publish(
-      AgentEvent.artifactUpdate({
+      a2aServerSdk().AgentEvent.artifactUpdate({
         taskId,
         contextId,
         artifact,
@@ -202,13 +205,13 @@ function publishTurn(
         metadata: undefined,
       }),
     );
-    say(TaskState.TASK_STATE_COMPLETED, turn.reply, { metadata });
+    say(a2aSdk().TaskState.TASK_STATE_COMPLETED, turn.reply, { metadata });
   } else if (turn.status === 'failed') {
-    say(TaskState.TASK_STATE_FAILED, turn.reply, { metadata });
+    say(a2aSdk().TaskState.TASK_STATE_FAILED, turn.reply, { metadata });
   } else {
     const suspended = turn.observations.findLast((o) => o.type === 'suspended');
     const parts = suspended ? [dataPart(suspended.data)] : [];
-    say(TaskState.TASK_STATE_INPUT_REQUIRED, turn.reply, { parts, metadata });
+    say(a2aSdk().TaskState.TASK_STATE_INPUT_REQUIRED, turn.reply, { parts, metadata });
   }
 }
 
@@ -216,7 +219,7 @@ function newTask(taskId: string, contextId: string, message: Message, timestamp:
   return {
     id: taskId,
     contextId,
-    status: { state: TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp },
+    status: { state: a2aSdk().TaskState.TASK_STATE_SUBMITTED, message: undefined, timestamp },
     artifacts: [],
     history: [message],
     metadata: { flowstack: { threadId: contextId } },

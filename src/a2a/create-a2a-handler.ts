@@ -4,17 +4,12 @@
  * `CancelTask`, `SubscribeToTask` …) whose streaming methods answer as server-sent events. The HTTP
  * server authenticates the caller and passes the principal in.
  */
-import { A2A_VERSION_HEADER, type AgentCard, Extensions } from '@a2a-js/sdk';
-import {
-  DefaultRequestHandler,
-  InMemoryTaskStore,
-  JsonRpcTransportHandler,
-  ServerCallContext,
-  validateVersion,
-} from '@a2a-js/sdk/server';
+import type { AgentCard } from '@a2a-js/sdk';
+import type { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { A2ATurnPort } from './a2a-turn-port.js';
 import { createA2AExecutor } from './create-a2a-executor.js';
+import { a2aServerSdk, loadA2ASdk, loadA2AServerSdk } from './internal/load-a2a-sdk.js';
 
 export interface A2AHandlerOptions {
   port: A2ATurnPort;
@@ -31,11 +26,22 @@ export interface A2AHandler {
 
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const executor = createA2AExecutor({ port: options.port, ids: options.ids, clock: options.clock });
-  const requestHandler = new DefaultRequestHandler(options.card, new InMemoryTaskStore(), executor);
-  const transport = new JsonRpcTransportHandler(requestHandler);
+  // The SDK loads with the first request, so that a server nobody calls over A2A never loads it.
+  let transport: JsonRpcTransportHandler | undefined;
   return {
     card: options.card,
     async handleJsonRpc(request, { principal }) {
+      const { A2A_VERSION_HEADER, Extensions } = await loadA2ASdk();
+      const {
+        DefaultRequestHandler,
+        InMemoryTaskStore,
+        JsonRpcTransportHandler,
+        ServerCallContext,
+        validateVersion,
+      } = await loadA2AServerSdk();
+      transport ??= new JsonRpcTransportHandler(
+        new DefaultRequestHandler(options.card, new InMemoryTaskStore(), executor),
+      );
       const user = principal === undefined ? undefined : { isAuthenticated: true, userName: principal };
       const context = new ServerCallContext({
         ...(user ? { user } : {}),
@@ -81,6 +87,7 @@ function toEventStream(
         if (next.done) controller.close();
         else controller.enqueue(encoder.encode(`data: ${JSON.stringify(next.value)}\n\n`));
       } catch (error) {
+        const { JsonRpcTransportHandler } = a2aServerSdk();
         const payload = { jsonrpc: '2.0', id, error: JsonRpcTransportHandler.mapToJSONRPCError(error) };
         controller.enqueue(encoder.encode(`event: error\ndata: ${JSON.stringify(payload)}\n\n`));
         controller.close();

@@ -4,7 +4,7 @@
  * a task id (a crash in between) asks the agent for tasks of the delegation's context before sending
  * anything, and reports `outcome_unknown` rather than risk a second submission when it cannot ask.
  */
-import { Message, type Task } from '@a2a-js/sdk';
+import type { Message, Task } from '@a2a-js/sdk';
 import type { StateStore } from '../spec/index.js';
 import { type Clock, stableHash } from '../util/index.js';
 import type { A2ADelegationLimits } from './a2a-agent-reference.js';
@@ -19,6 +19,7 @@ import {
   recordKeyOf,
   saveDelegation,
 } from './internal/delegation-record.js';
+import { loadA2ASdk } from './internal/load-a2a-sdk.js';
 
 export interface DelegationContext {
   pool: A2AClientPool;
@@ -74,7 +75,7 @@ export async function delegateTask(options: DelegateTaskOptions): Promise<Delega
           status: 'started',
           startedAt: clock.now(),
         });
-      const message = Message.fromJSON({
+      const message = (await loadA2ASdk()).Message.fromJSON({
         messageId,
         contextId,
         role: 'ROLE_USER',

@@ -39,6 +39,8 @@ export function createDelegateToAgentTool(options: DelegateToAgentToolOptions): 
     timeoutMs: limits.timeoutMs,
     capability: 'controlled',
     communicatesExternally: true,
+    // Another agent's reply is written by something this agent does not control: it taints the thread.
+    receivesUntrustedInput: true,
     execute: async ({ agentId, input, taskType }, context) => {
       if (!options.pool.agents.has(agentId))
         throw Object.assign(new Error(`No agent named '${agentId}'; known agents: ${agentIds.join(', ')}.`), {

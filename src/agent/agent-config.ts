@@ -23,6 +23,7 @@ import { redactSecrets, redactValue } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
+  checkAgentTools,
   createMemoryRateLimiter,
   createMemorySimulationCache,
   createModelSimulator,
@@ -40,6 +41,7 @@ import {
 } from '../util/index.js';
 import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
+import { createLiveTurns, type LiveTurns } from './live-turns.js';
 import { createThreadLease } from './thread-lease.js';
 
 const defaultPersona =
@@ -71,6 +73,8 @@ export interface AgentConfig {
   readonly owner: string;
   readonly holdLease: <T>(threadId: string, work: (lease: StopSource) => Promise<T>) => Promise<T>;
   readonly files: FileSnapshotService;
+  /** The turns this agent runs now, so that a stop said while one runs reaches it. */
+  readonly liveTurns: LiveTurns;
   /** The agent-wide part of every tool batch: the pipeline's services and policies. */
   readonly toolPipeline: Partial<ToolBatchContext> & Pick<ToolBatchContext, 'files'>;
 }
@@ -98,6 +102,8 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
           limits: { ...defaultA2ADelegationLimits, ...options.a2a.limits },
         }
       : undefined;
+  // A tool of another library is refused here, saying which adapter to use, not on the first turn.
+  checkAgentTools(options.tools ?? []);
   const agentTools = [
     ...(options.tools ?? []),
     ...(delegation ? [createDelegateToAgentTool(delegation)] : []),
@@ -126,6 +132,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     owner,
     holdLease: createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs }),
     files,
+    liveTurns: createLiveTurns(),
     toolPipeline: {
       files,
       rateLimiter: createMemoryRateLimiter({ clock }),

@@ -40,6 +40,7 @@ export function createAgent(options: AgentOptions): Agent {
       files.keep
         ? sweepFileSnapshots({ store: files.store, keep: files.keep, now: clock.now() })
         : Promise.resolve({ threads: 0, removed: 0, failed: [] }),
-    close: () => store.close(),
+    // Background flows still being saved are let finish first.
+    close: () => config.liveTurns.drain().then(() => store.close()),
   };
 }

@@ -167,12 +167,14 @@ describe('the iteration bound: one name (execution.maxIterations), set per agent
     expect(await item({ threadExecution: { maxIterations: 3 } })).toBe(3);
 
     const { agent, skillCalls } = setup({ execution: { maxIterations: 1 } });
-    expect(
-      await skillCalls('count_behind', () =>
-        agent.send({ threadId: 'b', text: 'kick', execution: { maxIterations: 2 } }),
-      ),
-    ).toBe(2);
-    expect(await skillCalls('count_behind', () => agent.send({ threadId: 'c', text: 'kick' }))).toBe(1);
+    // The background flow runs on after the reply; the thread's next message ("thanks", no model call)
+    // waits for it.
+    const kick = async (threadId: string, extra: object = {}) => {
+      await agent.send({ threadId, text: 'kick', ...extra });
+      await agent.send({ threadId, text: 'thanks' });
+    };
+    expect(await skillCalls('count_behind', () => kick('b', { execution: { maxIterations: 2 } }))).toBe(2);
+    expect(await skillCalls('count_behind', () => kick('c'))).toBe(1);
   });
 
   it('the removed ways to set it are ConfigurationErrors that name the one way', async () => {

@@ -16,6 +16,7 @@ import {
   type ModelRecorder,
   noteRunning,
   recordModelCalls,
+  settleInterruptedAudit,
   startInflight,
 } from '../replay/index.js';
 import type { ExecutionConfig, ExecutionOptions } from '../spec/index.js';
@@ -24,6 +25,7 @@ import {
   commitTurn,
   createTurnRecord,
   type LoadedThread,
+  openThreadTaint,
   type RunFlowsOptions,
   readRecentMessages,
   type TurnState,
@@ -32,10 +34,19 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
+import type { LiveTurn } from './live-turns.js';
 import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
-/** A send that holds the thread's lease: the lease stops the turn's work when it is lost. */
-export type LeasedSend = SendOptions & { lease: StopSource };
+/**
+ * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells
+ * whether the user said stop while the turn runs.
+ */
+export type LeasedSend = SendOptions & {
+  lease: StopSource;
+  live?: Pick<LiveTurn, 'stopRequested' | 'stopText'>;
+  /** The fingerprint of the message sent under `requestId`, kept to catch a reused id. */
+  requestHash?: string;
+};
 
 /** What a turn runs on: a user's message, an answer to a suspension, or a turn whose process died. */
 export type TurnInput =
@@ -60,6 +71,8 @@ export interface OpenTurn {
   routed: boolean;
   /** The turn ran out of attempts: its process died too often. */
   exhausted: boolean;
+  /** The stop message the user sent while the turn ran, if one came. */
+  stopText(): string | undefined;
   /** Saves the turn so far, mid-turn (a plan saves before and after each item). */
   save(): Promise<void>;
 }
@@ -89,8 +102,13 @@ export async function openTurn(
   );
   recent.splice(0, recent.length - (limits.recentMessages - 1));
   const history = recent.map((m) => ({ role: m.role, text: m.text }));
+  // Untrusted content earlier turns brought in and this turn's context still holds taints it from the start.
+  openThreadTaint(turn, recent);
+  // A replay first settles the audit rows the dead process left started.
+  if (interrupted) await settleInterruptedAudit({ store, clock, threadId: turn.threadId });
   const inflight = startInflight(turn, text, {
     ...(request.requestId !== undefined ? { requestId: request.requestId } : {}),
+    ...(request.requestHash !== undefined ? { requestHash: request.requestHash } : {}),
     ...(interrupted ? { interrupted } : {}),
     ...('answer' in input ? { answers: input.suspensionId } : {}),
   });
@@ -131,6 +149,7 @@ export async function openTurn(
     plan: config.plan ? planRuntime(config, { flowOptions, settings: config.plan, save }) : undefined,
     routed: inflight.phase === 'running' || answerWaitingFlow(turn, text, clock.now()),
     exhausted: inflight.attempts > limits.maxTurnAttempts,
+    stopText: () => request.live?.stopText,
     save,
   };
 }
@@ -164,8 +183,9 @@ function runFlowsOptions(
     persona: config.persona,
     context: parts.context,
     ...(parts.history ? { history: parts.history } : {}),
-    batch: {
-      ...config.toolPipeline,
+    // The pipeline's parts first, this turn's over them; assigned rather than spread, see
+    // docs/decisions/0064 (an object spread followed by new keys).
+    batch: Object.assign({}, config.toolPipeline, {
       threadId: turn.threadId,
       turnId: turn.turnId,
       clock: config.clock,
@@ -176,9 +196,11 @@ function runFlowsOptions(
       observeExecution: parts.telemetry.observeTool,
       // A turn begun here under a new id has no journal rows but its own: its calls skip the read.
       freshJournal: parts.fresh ? createFreshJournal(turn.turnId) : undefined,
+      // One taint state for every skill run of the turn, seeded from the thread's (turn/thread-taint.ts).
+      ...(turn.taint ? { taint: turn.taint.state } : {}),
       ...(turn.snapshot.principal !== undefined ? { principal: turn.snapshot.principal } : {}),
       ...(signal ? { signal } : {}),
-    },
+    }),
     limits,
     execution: parts.execution,
     telemetry: parts.telemetry,
@@ -188,7 +210,13 @@ function runFlowsOptions(
     ...(stream ? { stream: true } : {}),
     ...(live ? { onSkillEvent: liveTextRelay(config, turn) } : {}),
     ...(signal ? { signal } : {}),
+    stopRequested: () => isStopRequested(request),
   };
+}
+
+/** The user asked to stop the turn: a stop message came while it ran, or the caller's signal was aborted. */
+function isStopRequested(request: LeasedSend): boolean {
+  return request.live?.stopRequested() === true || request.signal?.aborted === true;
 }
 
 /** Where a streaming turn's reply goes as it is written: the agent's bus, as live progress. */

@@ -4,8 +4,8 @@
  * slower until it has run a few times, and the redactor compiles its secret scanner on its first text.
  * Done once per process when an agent is created, so that the first request — often a crashed turn taken
  * over by a fresh worker — does not pay for it. The sample snapshot holds every kind of value a thread's
- * snapshot can (flows with slots, a question, scratchpad entries, every kind of dialogue change), so each
- * nested parser is built here. Pure: no I/O, nothing the agent's user supplies is called. Costs a few
+ * snapshot can (flows with slots, a question, scratchpad entries, taint records, every kind of dialogue
+ * change), so each nested parser is built here. Pure: no I/O, nothing the agent's user supplies is called. Costs a few
  * milliseconds once.
  */
 import { createThreadSnapshot } from '../flow/index.js';
@@ -51,6 +51,15 @@ function sampleSnapshot(threadId: string): ThreadSnapshot {
   snapshot.historySeq = 4;
   snapshot.activeTurnId = 'turn-prepare';
   snapshot.preferences = { tone: 'plain' };
+  snapshot.taint = [
+    {
+      tool: 'prepare',
+      callId: 'call-prepare',
+      turnId: 'turn-prepare',
+      notes: ['flow-a:summary:1'],
+      flows: ['flow-a'],
+    },
+  ];
   snapshot.diffs = [
     {
       turn: 1,

@@ -4,6 +4,7 @@
  * lives in a file of its own. Pseudo-code in docs/architecture/turn-machine.md.
  */
 import { ModelError } from '../errors/index.js';
+import { activeFlow } from '../flow/index.js';
 import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
 import { runPlan } from '../plan/loop/index.js';
 import { runActiveFlow } from '../policy/run/index.js';
@@ -14,13 +15,16 @@ import {
   type LoadedThread,
   observe,
   popFinished,
+  record,
   type TurnResult,
+  update,
 } from '../turn/index.js';
 import { cloneData } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import { finishTurn } from './finish-turn.js';
 import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
 import { routeMessage } from './route-message.js';
+import { settleAfterReply } from './settle-after-reply.js';
 import { startProgress, stepTurn, type TurnEffect, type TurnEvent, type TurnView } from './turn-machine.js';
 
 export async function runTurn(
@@ -50,24 +54,33 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
     routed: open.routed,
     exhausted: open.exhausted,
   });
+  let later: Promise<void> | undefined;
   try {
     while (step.effect.type !== 'finish') {
       const event = await perform(open, step.effect);
       step = stepTurn(step.progress, view, event);
     }
   } finally {
-    // Background flows never outlive the turn, even when a model error ends it early.
-    await open.loop.background.settle();
+    // Background flows done by now land in this turn; those still running go on after the reply, which
+    // does not wait for them (seed 001), and are saved when they are done.
+    later = open.loop.background.handOver();
+    if (!later) await open.loop.background.settle();
   }
   if (step.effect.bound === 'maxFlowsPerTurn')
     open.turn.replyParts.push({
       text: `I stopped after ${open.config.limits.maxFlowsPerTurn} flow runs in this turn (\`limits.maxFlowsPerTurn\`); send another message to go on.`,
     });
+  if (step.effect.stopped) cancelForStop(open, view);
   if (step.effect.closeDialogue) {
     enterFlows(open);
     closeDialogue(open.turn);
   }
-  return finishTurn(open);
+  // A stop said while the turn ran is part of the conversation, before the reply it led to.
+  const stopText = open.stopText();
+  if (stopText !== undefined) record(open.turn, 'message', { role: 'user', text: stopText });
+  const result = await finishTurn(open);
+  if (later) open.config.liveTurns.afterReply(open.turn.threadId, settleAfterReply(open, later));
+  return result;
 }
 
 async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'finish' }>): Promise<TurnEvent> {
@@ -79,6 +92,8 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
         return { type: 'abandoned' };
       case 'route':
         await routeMessage(open);
+        // A message delegated to an Internal flow (SUB_AGENT) starts it beside the turn at once.
+        loop.background.start();
         return { type: 'routed' };
       case 'run-flow':
       case 'run-plan': {
@@ -96,6 +111,7 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
   } catch (error) {
     // A model that fails ends the turn with an error reply; the user's message is kept.
     if (!ModelError.isInstance(error)) throw error;
+    if (open.loop.options.stopRequested?.() === true) return { type: 'stopped' };
     const message = open.config.redact.text(error.message);
     turn.failed = true;
     turn.replyParts.push({
@@ -103,6 +119,28 @@ async function perform(open: OpenTurn, effect: Exclude<TurnEffect, { type: 'fini
     });
     observe(turn, 'error', { phase: error.phase, message });
     return { type: 'model-failed' };
+  }
+}
+
+/**
+ * The user said stop while the turn ran, and a flow was still ready to run: it is cancelled as the cancel
+ * fast path would, rather than left to start on the next message. A plan is left to the plan loop, whose
+ * own stop (the cancel fast path on the next message) abandons it with its items.
+ */
+function cancelForStop({ turn, config }: OpenTurn, view: TurnView): void {
+  const flow = activeFlow(turn.snapshot.stack);
+  const cancel = flow !== undefined && !view.isPlanned(flow);
+  if (cancel) {
+    update(turn, { type: 'invalidate', flowId: flow.id });
+    observe(turn, 'recovery', { action: 'user-stop', flow: flow.name, started: false }, flow.id);
+  }
+  if (turn.replyParts.length === 0) {
+    const what = cancel ? config.flows.get(flow.name)?.description : undefined;
+    turn.replyParts.push({
+      text: what
+        ? `Stopped as you asked; "${what.replace(/\.$/, '')}" is cancelled.`
+        : 'Stopped as you asked.',
+    });
   }
 }
 
@@ -127,6 +165,9 @@ function viewOf(open: OpenTurn): TurnView {
     },
     get suspended() {
       return turn.suspended;
+    },
+    get stopRequested() {
+      return open.loop.options.stopRequested?.() === true;
     },
     // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
     isPlanned: (flow) =>

@@ -208,7 +208,11 @@ describe('agent.stream', () => {
     }
     const finish = parts.at(-1);
     expect(finish?.type).toBe('finish');
-    expect(finish?.type === 'finish' && finish.result.status).not.toBe('completed');
+    // A stop ends the flow with the summary of what its run did (docs/decisions/0070), not its answer.
+    expect(finish?.type === 'finish' && finish.result.reply).toBe(
+      'Stopped as you asked. Done: lookup_weather (1 call). Not done: the task was not finished.',
+    );
+    expect(finish?.type === 'finish' && finish.result.stack).toEqual([]);
     await agent.close();
   });
 });

@@ -14,6 +14,7 @@ const view = (stack: FlowInstance[], extra: Partial<TurnView> = {}): TurnView =>
   stack,
   pending: false,
   suspended: false,
+  stopRequested: false,
   isPlanned: (f) => f.planId !== undefined,
   ...extra,
 });
@@ -68,6 +69,27 @@ describe('the turn machine', () => {
     expect(stepTurn(startProgress(8), view([flow('a')]), { type: 'model-failed' }).effect).toEqual({
       type: 'finish',
       closeDialogue: false,
+    });
+  });
+
+  it('a stop said while the turn runs starts no further flow, and says the ready one is cancelled', () => {
+    const stopped = view([flow('a'), flow('b')], { stopRequested: true });
+    expect(stepTurn(startProgress(8), stopped, { type: 'ran', stop: false }).effect).toEqual({
+      type: 'finish',
+      closeDialogue: true,
+      stopped: true,
+    });
+    expect(stepTurn(startProgress(8), stopped, { type: 'routed' }).effect.type).toBe('finish');
+    // A model call the stop cut short is no model failure.
+    expect(stepTurn(startProgress(8), stopped, { type: 'stopped' }).effect).toEqual({
+      type: 'finish',
+      closeDialogue: true,
+      stopped: true,
+    });
+    // Nothing left to run: an ordinary finish.
+    expect(stepTurn(startProgress(8), view([], { stopRequested: true }), { type: 'routed' }).effect).toEqual({
+      type: 'finish',
+      closeDialogue: true,
     });
   });
 });

@@ -20,9 +20,10 @@ export type TurnEffect =
   | { type: 'abandon' }
   /**
    * The reply is composed and the turn saved for the last time; `bound` names the turn's bound when the
-   * turn ends on it with a flow still ready to run (the reply says which option raises it).
+   * turn ends on it with a flow still ready to run (the reply says which option raises it); `stopped`
+   * when the user said stop while the turn ran and a flow was still ready to run (it is cancelled).
    */
-  | { type: 'finish'; closeDialogue: boolean; bound?: 'maxFlowsPerTurn' };
+  | { type: 'finish'; closeDialogue: boolean; bound?: 'maxFlowsPerTurn'; stopped?: true };
 
 /** What the shell reports back when an effect is done. */
 export type TurnEvent =
@@ -38,7 +39,9 @@ export type TurnEvent =
   /** A flow or a plan step ran; `stop` when the turn must end here (a question, a suspension). */
   | { type: 'ran'; stop: boolean }
   /** The model failed while routing or running: the turn ends with an error reply, the message kept. */
-  | { type: 'model-failed' };
+  | { type: 'model-failed' }
+  /** The user's stop cut a model call short (a cancel while routing): no failure, the turn just stops. */
+  | { type: 'stopped' };
 
 /** The part of the turn's record the decision reads. */
 export interface TurnView {
@@ -47,6 +50,8 @@ export interface TurnView {
   pending: boolean;
   /** A run waits for people (an approval, a blocking tool's answer). */
   suspended: boolean;
+  /** The user said stop while the turn runs (seed 004): no further flow run starts. */
+  stopRequested: boolean;
   /** Whether a flow (or the sub-flow of a plan item) runs through the plan loop. */
   isPlanned(flow: FlowInstance): boolean;
 }
@@ -81,6 +86,8 @@ export function stepTurn(progress: TurnProgress, view: TurnView, event: TurnEven
     case 'abandoned':
     case 'model-failed':
       return finish(progress, false);
+    case 'stopped':
+      return { progress, effect: { type: 'finish', closeDialogue: true, stopped: true } };
   }
 }
 
@@ -88,6 +95,7 @@ export function stepTurn(progress: TurnProgress, view: TurnView, event: TurnEven
 function nextRun(progress: TurnProgress, view: TurnView): TurnStep {
   const flow = activeFlow(view.stack);
   if (!flow || view.pending || view.suspended) return finish(progress, true);
+  if (view.stopRequested) return { progress, effect: { type: 'finish', closeDialogue: true, stopped: true } };
   if (progress.flowRuns >= progress.maxFlowsPerTurn)
     return { progress, effect: { type: 'finish', closeDialogue: true, bound: 'maxFlowsPerTurn' } };
   return { progress, effect: { type: view.isPlanned(flow) ? 'run-plan' : 'run-flow', flow } };

@@ -1,6 +1,7 @@
 import { FlowstackError } from './flowstack-error.js';
 
-export type InputErrorReason = 'empty' | 'too_long' | 'invalid';
+/** `request_reused`: a request id (an HTTP `Idempotency-Key`) came again with another message. */
+export type InputErrorReason = 'empty' | 'too_long' | 'invalid' | 'request_reused';
 
 /** The user's message cannot be processed as it is (empty, too long …). The thread is left unchanged. */
 export class InputError extends FlowstackError {

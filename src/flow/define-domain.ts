@@ -60,7 +60,9 @@ export function validateDomain(options: DomainOptions): string[] {
   const intents = new Set<string>([...coreIntents, ...(options.intents ?? defaultDomainIntents)]);
   const names = new Map<string, FlowSpec>();
   for (const flow of flows) {
-    for (const problem of validateFlowSpec(flow)) problems.push(`flow '${flow.name}': ${problem}`);
+    const script = typeof (flow as { run?: unknown }).run === 'function';
+    for (const problem of validateFlowSpec(flow, { script }))
+      problems.push(`flow '${flow.name}': ${problem}`);
     if (names.has(flow.name)) problems.push(`two flows are named '${flow.name}'`);
     names.set(flow.name, flow);
     if (!intents.has(flow.intent))

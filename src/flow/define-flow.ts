@@ -7,6 +7,7 @@ import { ConfigurationError } from '../errors/index.js';
 import type { FlowInstance, FlowSpec, Intent, SlotSpec } from '../spec/index.js';
 import { type FillSlotValuesOptions, type FillSlotValuesResult, fillSlotValues } from './fill-slot-values.js';
 import type { FlowHooks } from './flow-hooks.js';
+import type { FlowScript } from './flow-script.js';
 import { checkSlotValue, hasValue, invalidSlots, isFilled } from './slot-values.js';
 
 /** Intents every domain has, whatever its own intents are. */
@@ -34,6 +35,12 @@ export type DefineFlowOptions = Omit<FlowSpec, 'specVersion' | 'slots' | 'tools'
   /** The skill's instructions; `{{slot}}` placeholders are replaced by slot values. */
   skill?: string;
   hooks?: FlowHooks;
+  /**
+   * The flow's policy as plain code (seed 003 SCRIPT): runs instead of the skill's model loop, with the
+   * reviewed slots; no model is called. Its tools (`tools`, which it may leave empty) go through the
+   * safety pipeline as a skill's do.
+   */
+  run?: FlowScript;
 };
 
 export interface LabelRejection {
@@ -45,6 +52,8 @@ export interface LabelRejection {
 /** A flow as the runtime holds it: the data-only spec, its hooks, and its flow methods. */
 export interface FlowDefinition extends FlowSpec {
   readonly hooks: FlowHooks;
+  /** The code policy of a SCRIPT flow; a flow without it runs its skill with the model. */
+  readonly run?: FlowScript;
   /** A new instance of this flow (Active; the stack decides its final status). */
   create(options: { id: string; slots?: Record<string, unknown>; planId?: string }): FlowInstance;
   /** System 1: fills slots from the router's labels; a label a slot's type rejects is reported, not kept. */
@@ -78,7 +87,7 @@ export interface FlowDefinition extends FlowSpec {
  * });
  */
 export function defineFlow(options: DefineFlowOptions): FlowDefinition {
-  const { hooks, ...rest } = options;
+  const { hooks, run, ...rest } = options;
   const spec: FlowSpec = {
     ...rest,
     specVersion: 1,
@@ -86,10 +95,12 @@ export function defineFlow(options: DefineFlowOptions): FlowDefinition {
     tools: options.tools ?? [],
     skill: options.skill ?? options.description,
   };
-  const problems = validateFlowSpec(spec);
+  const problems = validateFlowSpec(spec, { script: run !== undefined });
+  if (run !== undefined && typeof run !== 'function') problems.push('run must be a function');
   if (problems.length > 0)
     throw new ConfigurationError({ message: `Flow '${options.name}' is invalid.`, problems });
-  return toFlowDefinition(spec, hooks ?? {});
+  const definition = toFlowDefinition(spec, hooks ?? {});
+  return run ? { ...definition, run } : definition;
 }
 
 /** Gives a plain `FlowSpec` (e.g. from a file) its flow methods; a definition is returned as it is. */
@@ -111,8 +122,11 @@ export function toFlowDefinition(spec: FlowSpec | FlowDefinition, hooks: FlowHoo
   };
 }
 
-/** Every problem of a flow spec, as sentences; none means valid. */
-export function validateFlowSpec(spec: FlowSpec): string[] {
+/**
+ * Every problem of a flow spec, as sentences; none means valid. A `script` flow's policy is code that may
+ * call no tool at all (a pure computation), so it may have none of its own.
+ */
+export function validateFlowSpec(spec: FlowSpec, options: { script?: boolean } = {}): string[] {
   const problems: string[] = [];
   if (!/^[a-z][a-z0-9_]{0,63}$/.test(spec.name))
     problems.push(`name '${spec.name}' must be snake_case, 1-64 characters`);
@@ -121,7 +135,7 @@ export function validateFlowSpec(spec: FlowSpec): string[] {
   if (!spec.description?.trim()) problems.push('description is empty');
   const domainIntent = !coreIntents.includes(spec.intent);
   if (spec.tools.length > 3) problems.push(`a flow has 1-3 tools of its own, not ${spec.tools.length}`);
-  if (domainIntent && spec.tools.length === 0)
+  if (domainIntent && spec.tools.length === 0 && options.script !== true)
     problems.push(
       `a '${spec.intent}' flow needs 1-3 tools (only plan, converse and internal flows may have none)`,
     );

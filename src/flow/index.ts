@@ -28,6 +28,7 @@ export {
 export { diffDialogue } from './diff-dialogue.js';
 export { type FillSlotValuesOptions, type FillSlotValuesResult, fillSlotValues } from './fill-slot-values.js';
 export type { AfterCompleteEffects, FallbackTarget, FlowHooks, InternalFlowRequest } from './flow-hooks.js';
+export type { FlowScript, FlowScriptContext } from './flow-script.js';
 export {
   activeFlow,
   completeActiveFlow,

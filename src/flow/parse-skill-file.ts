@@ -18,7 +18,7 @@
  * ```
  * A `## Success criteria` section of the body becomes the flow's success criteria.
  */
-import { parse as parseYaml } from 'yaml';
+import { createRequire } from 'node:module';
 import type { DisplayType, FlowSpec, SlotSpec } from '../spec/index.js';
 
 /** The frontmatter fields of the Agent Skills format. */
@@ -161,4 +161,9 @@ export function skillToFlowSpec(
   const rest = Object.fromEntries(Object.entries(meta).filter(([key]) => !key.startsWith('flowstack-')));
   if (Object.keys(rest).length > 0) spec.metadata = rest;
   return { ok: true, spec };
+}
+
+/** The YAML parser loads with the first skill file read, not with flowstack (an agent in code has none). */
+function parseYaml(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text);
 }

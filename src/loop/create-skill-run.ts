@@ -3,7 +3,7 @@
  * its control state fresh or restored from a checkpoint. Options that cannot take effect are refused here.
  */
 import { ConfigurationError } from '../errors/index.js';
-import { taintFromTranscript } from '../tool/index.js';
+import { addTaintSource, type TaintState, taintFromTranscript } from '../tool/index.js';
 import { randomIdGenerator } from '../util/index.js';
 import type { SkillRun } from './internal/skill-run.js';
 import type { RunSkillLoopOptions } from './run-skill-loop-options.js';
@@ -35,14 +35,12 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     clock,
     limits,
     tools: options.tools,
-    // One taint state per run, restored from the transcript on resume (tool/tool-batch-context.ts).
-    batch: {
-      ...options.batch,
-      tools: options.tools,
-      taint: options.batch.taint ?? taintFromTranscript(options.resume?.messages ?? [], options.tools),
-    },
+    // The caller's taint state (an agent's: the turn's), else one per run; either way a resumed run adds
+    // what its restored transcript holds, so a suspension does not wash the taint out (tool/tool-batch-context.ts).
+    batch: { ...options.batch, tools: options.tools, taint: runTaint(options) },
     abort: undefined,
     stepBatch: undefined,
+    watch: undefined,
     requiredTools: options.requiredTools ?? [],
     successCriteria: options.reflection?.successCriteria,
     cleanOnBacktrack: options.cleanContextOnBacktrack !== false,
@@ -53,4 +51,12 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     messages: [...(options.resume?.messages ?? [])],
     events: [],
   };
+}
+
+function runTaint(options: RunSkillLoopOptions): TaintState {
+  const restored = taintFromTranscript(options.resume?.messages ?? [], options.tools, options.batch.turnId);
+  const taint = options.batch.taint;
+  if (!taint) return restored;
+  for (const origin of restored.origins ?? []) addTaintSource(taint, origin);
+  return taint;
 }

@@ -8,10 +8,10 @@
  * the transcript) is taken from a response before it is complete.
  */
 import type { LanguageModelV3FunctionTool } from '@ai-sdk/provider';
-import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
+import type { StopReason, WithinOutcome } from './await-within.js';
 import { invokeModel, type ModelCallOutcome, type ModelResponse } from './call-model.js';
 import { describeUnparseable } from './describe-unparseable.js';
-import { deadlines, deliver, emit, type SkillRun, sharedController, touch } from './internal/skill-run.js';
+import { deliver, emit, type SkillRun, sharedController, touch, watchOf } from './internal/skill-run.js';
 import { isRetryableModelError, modelRetryDelayMs } from './model-retry-policy.js';
 import { offeredModelTools } from './offered-model-tools.js';
 import { repairTranscript } from './repair-transcript.js';
@@ -88,28 +88,25 @@ function invokeStepModel(
   if (hint !== undefined) prompt.push(loopNote('retry-hint', hint));
   run.state.turns += 1;
   const live = run.onEvent !== undefined;
-  return awaitWithin({
-    ...deadlines(run),
-    controller: sharedController(run),
-    work: (signal) =>
-      invokeModel({
-        model: run.model,
-        prompt,
-        phase: 'skill',
-        ...(run.flow ? { flow: run.flow } : {}),
-        labels: mode === 'act' ? actLabels : reflectLabels,
-        tools,
-        stream: run.stream,
-        maxOutputTokens: run.state.maxOutputTokens,
-        signal,
-        ...(live
-          ? {
-              onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
-              onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
-            }
-          : {}),
-      }),
-  });
+  return watchOf(run).wait(sharedController(run), (signal) =>
+    invokeModel({
+      model: run.model,
+      prompt,
+      phase: 'skill',
+      ...(run.flow ? { flow: run.flow } : {}),
+      labels: mode === 'act' ? actLabels : reflectLabels,
+      tools,
+      stream: run.stream,
+      maxOutputTokens: run.state.maxOutputTokens,
+      signal,
+      ...(live
+        ? {
+            onTextDelta: (delta: string) => streamed(run, 'text-delta', delta),
+            onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
+          }
+        : {}),
+    }),
+  );
 }
 
 /**

@@ -53,6 +53,7 @@ export async function runSkillLoop(options: RunSkillLoopOptions): Promise<SkillL
       headline: `The skill loop failed: ${run.batch.redact.text(describeThrown(error))}.`,
     });
   }
+  run.watch?.close();
   return finishSkillRun(run, outcome);
 }
 

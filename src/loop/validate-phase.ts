@@ -8,15 +8,15 @@
  */
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
-import { awaitWithin, type StopReason, type WithinOutcome } from './await-within.js';
+import type { StopReason, WithinOutcome } from './await-within.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
-  deadlines,
   emit,
   type SkillRun,
   type StepCall,
   sharedController,
   touch,
+  watchOf,
 } from './internal/skill-run.js';
 import { type ScreenedCalls, screenStepCalls } from './screen-step-calls.js';
 
@@ -65,16 +65,12 @@ async function runQueuedCalls(run: SkillRun, screened: ScreenedCalls): Promise<S
     withdrawn.length === 0
       ? run.tools
       : new Map([...run.tools].filter(([name]) => !withdrawn.includes(name)));
-  const within = await awaitWithin({
-    ...deadlines(run),
-    controller: sharedController(run),
-    work: (signal) => {
-      // The work's signal follows the user's already: the batch's is linked in only when it is another one.
-      if (run.batch.signal === run.signal || run.batch.signal === undefined)
-        return executeToolBatch(queued, stepBatch(run, tools, signal));
-      const linked = linkSignals([signal, run.batch.signal]);
-      return executeToolBatch(queued, stepBatch(run, tools, linked.signal)).finally(linked.release);
-    },
+  const within = await watchOf(run).wait(sharedController(run), (signal) => {
+    // The work's signal follows the user's already: the batch's is linked in only when it is another one.
+    if (run.batch.signal === run.signal || run.batch.signal === undefined)
+      return executeToolBatch(queued, stepBatch(run, tools, signal));
+    const linked = linkSignals([signal, run.batch.signal]);
+    return executeToolBatch(queued, stepBatch(run, tools, linked.signal)).finally(linked.release);
   });
   let stopped: StopReason | undefined;
   if (within.status === 'done') {

@@ -1,6 +1,7 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
+import { createRequire } from 'node:module';
+import type * as Anthropic from '@ai-sdk/anthropic';
+import type * as OpenAI from '@ai-sdk/openai';
+import type * as OpenAICompatible from '@ai-sdk/openai-compatible';
 import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { ConfigurationError } from '../errors/index.js';
 
@@ -61,6 +62,7 @@ export function resolveModelFromEnv(env: ModelEnvironment = process.env): Resolv
     case 'openai': {
       if (rest === '') throw malformed('the model id after "openai:" is missing');
       const baseURL = read(env, 'OPENAI_BASE_URL');
+      const { createOpenAI } = loadProvider<typeof OpenAI>('@ai-sdk/openai');
       const openai = createOpenAI({ apiKey: readRequired(env, 'OPENAI_API_KEY', setting), baseURL });
       const endpoint = baseURL ?? 'https://api.openai.com/v1';
       return { model: openai.chat(rest), description: `openai:${rest} (chat completions at ${endpoint})` };
@@ -68,6 +70,7 @@ export function resolveModelFromEnv(env: ModelEnvironment = process.env): Resolv
     case 'anthropic': {
       if (rest === '') throw malformed('the model id after "anthropic:" is missing');
       const baseURL = read(env, 'ANTHROPIC_BASE_URL');
+      const { createAnthropic } = loadProvider<typeof Anthropic>('@ai-sdk/anthropic');
       const anthropic = createAnthropic({ apiKey: readRequired(env, 'ANTHROPIC_API_KEY', setting), baseURL });
       const endpoint = baseURL ?? 'https://api.anthropic.com/v1';
       return { model: anthropic(rest), description: `anthropic:${rest} (messages at ${endpoint})` };
@@ -80,6 +83,7 @@ export function resolveModelFromEnv(env: ModelEnvironment = process.env): Resolv
         throw malformed(`the base URL ${JSON.stringify(baseURL)} is not an http(s) URL`);
       if (modelId === '') throw malformed('the model id after "#" is missing');
       const apiKey = read(env, 'FLOWSTACK_API_KEY') ?? read(env, 'OPENAI_API_KEY');
+      const { createOpenAICompatible } = loadProvider<typeof OpenAICompatible>('@ai-sdk/openai-compatible');
       const compatible = createOpenAICompatible({
         name: 'openai-compatible',
         baseURL,
@@ -94,6 +98,14 @@ export function resolveModelFromEnv(env: ModelEnvironment = process.env): Resolv
     default:
       throw malformed(`unknown provider ${JSON.stringify(provider)}`);
   }
+}
+
+/**
+ * A provider package loads when FLOWSTACK_MODEL names it, not with flowstack: an agent given its model
+ * in code never loads them (docs/decisions/0073-cold-start-loads-on-first-use.md).
+ */
+function loadProvider<T>(name: string): T {
+  return createRequire(import.meta.url)(name) as T;
 }
 
 function read(env: ModelEnvironment, name: string): string | undefined {

@@ -1,14 +1,22 @@
 /**
  * Built-in fast paths (seed 003 decision layer): the common messages every agent answers without a
- * model call — a greeting, thanks, a request for help, stop or cancel, yes or no to a pending
- * confirmation, and "repeat that".
+ * model call — a greeting, thanks, a request for help ("what can you do"), stop or cancel, yes or no to a
+ * pending confirmation, "repeat that", "undo" and "where are we" (the status of the work or the plan).
  */
 import { readConfirmation } from '../policy/index.js';
 
-export type BuiltInFastPath = 'greeting' | 'thanks' | 'help' | 'cancel' | 'confirm' | 'repeat';
+export type BuiltInFastPath =
+  | 'greeting'
+  | 'thanks'
+  | 'help'
+  | 'cancel'
+  | 'confirm'
+  | 'repeat'
+  | 'undo'
+  | 'status';
 
 export type BuiltInDecision =
-  | { builtIn: 'greeting' | 'thanks' | 'help' | 'repeat' }
+  | { builtIn: 'greeting' | 'thanks' | 'help' | 'repeat' | 'undo' | 'status' }
   | { builtIn: 'cancel' }
   | { builtIn: 'confirm'; answer: 'yes' }
   /** A no to the confirmation, with the reason the person gave ("no, too expensive"). */
@@ -19,6 +27,11 @@ const patterns: Array<[Exclude<BuiltInFastPath, 'confirm'>, RegExp]> = [
   [
     'repeat',
     /^(?:repeat(?: that| it| please)?|say (?:that|it) again|come again|pardon|what did you (?:just )?say)[.!? ]*$/i,
+  ],
+  ['undo', /^(?:undo(?: that| it| this)?|go back|revert (?:that|it))[.! ]*$/i],
+  [
+    'status',
+    /^(?:status|(?:what(?:'s| is) the )?status(?: of the plan)?|where are we(?: at)?|how far along are you|what are you (?:doing|working on)|progress)[.!?]*$/i,
   ],
   [
     'greeting',

@@ -1,10 +1,10 @@
 /**
- * What a built-in fast path (greeting, thanks, help, repeat, cancel, yes/no to a confirmation) does,
- * decided without touching the turn: the dialogue transition to apply and the reply to give.
+ * What a built-in fast path (greeting, thanks, help, repeat, cancel, yes/no to a confirmation, undo,
+ * status) does, decided without touching the turn: the dialogue transition to apply and the reply to give.
  */
-import { activeFlow, type DialogueEvent, type FlowDefinition } from '../flow/index.js';
+import { activeFlow, type DialogueEvent, type FlowDefinition, isOpen } from '../flow/index.js';
 import type { HistoryMessage } from '../memory/index.js';
-import type { FlowInstance, PendingQuestion } from '../spec/index.js';
+import type { FlowInstance, PendingQuestion, TurnDiff } from '../spec/index.js';
 import { stableHash } from '../util/index.js';
 import type { Decision } from './decide-route.js';
 
@@ -21,6 +21,8 @@ export function decideBuiltIn(options: {
   pending: PendingQuestion | undefined;
   flows: ReadonlyMap<string, FlowDefinition>;
   history: readonly HistoryMessage[];
+  /** The dialogue changes of the last turns, oldest first (what "undo" takes back). */
+  diffs?: readonly TurnDiff[];
 }): BuiltInOutcome {
   const { decision, stack, pending, flows } = options;
   switch (decision.builtIn) {
@@ -53,6 +55,10 @@ export function decideBuiltIn(options: {
       const without = last && pending ? last.replace(pending.question, '').trim() : last;
       return { clearPending: false, reply: without || (last ? '' : 'I have not said anything yet.') };
     }
+    case 'undo':
+      return undoLastStart(stack, options.diffs ?? [], flows);
+    case 'status':
+      return { clearPending: false, reply: describeStatus(stack, flows) };
     case 'greeting':
       return { clearPending: false, reply: `Hello! ${describeCatalogText(flows)}` };
     case 'thanks':
@@ -60,6 +66,43 @@ export function decideBuiltIn(options: {
     case 'help':
       return { clearPending: false, reply: describeCatalogText(flows) };
   }
+}
+
+/**
+ * "Undo": the flow the last turn started, when it is still open, is taken back (nothing of it has run to
+ * an end). Anything that finished is not undone by a sentence: file changes have their rollback.
+ */
+function undoLastStart(
+  stack: readonly FlowInstance[],
+  diffs: readonly TurnDiff[],
+  flows: ReadonlyMap<string, FlowDefinition>,
+): BuiltInOutcome {
+  const pushed = (diffs.at(-1)?.changes ?? []).filter((c) => c.op === 'push').map((c) => c.flowId);
+  const flow = [...stack].reverse().find((f) => pushed.includes(f.id) && isOpen(f));
+  if (!flow)
+    return {
+      clearPending: false,
+      reply:
+        'There is nothing I can undo: what finished has happened (file changes can be rolled back from the thread).',
+    };
+  return {
+    clearPending: true,
+    transition: { type: 'invalidate', flowId: flow.id },
+    reply: `Undone: I will not ${describeFlow(flows, flow.name)}.`,
+  };
+}
+
+/** "Where are we": the open flows, top first, with their slot values (a waiting question is asked again). */
+function describeStatus(stack: readonly FlowInstance[], flows: ReadonlyMap<string, FlowDefinition>): string {
+  const open = [...stack].reverse().filter(isOpen);
+  if (open.length === 0) return 'Nothing is under way.';
+  const lines = open.map((f) => {
+    const slots = Object.entries(f.slots)
+      .map(([name, value]) => `${name} = ${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(', ');
+    return `- ${flows.get(f.name)?.description ?? f.name}${slots ? ` (${slots})` : ''}`;
+  });
+  return `Under way:\n${lines.join('\n')}`;
 }
 
 /** A flow's description as the middle of a sentence. */

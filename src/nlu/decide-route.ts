@@ -4,14 +4,14 @@
  */
 import type { FlowSpec, PendingQuestion } from '../spec/index.js';
 import { type BuiltInDecision, matchBuiltInFastPath } from './built-in-fast-paths.js';
-import { type FastPathRule, matchFastPath, type Route, strategyOf } from './fast-path.js';
+import { type FastPathRule, matchFastPath, type Route, strategyOfFlow } from './fast-path.js';
 
 export type Decision = ({ kind: 'built-in' } & BuiltInDecision) | ({ kind: 'route' } & Route);
 
 export function decideRoute(options: {
   text: string;
   rules: readonly FastPathRule[];
-  flows: ReadonlyMap<string, FlowSpec>;
+  flows: ReadonlyMap<string, FlowSpec & { run?: unknown }>;
   pending?: PendingQuestion;
 }): Decision | undefined {
   const builtIn = matchBuiltInFastPath(options.text, {
@@ -23,6 +23,6 @@ export function decideRoute(options: {
   return {
     kind: 'route',
     ...route,
-    strategy: route.strategy ?? strategyOf(options.flows.get(route.flow)?.intent),
+    strategy: route.strategy ?? strategyOfFlow(options.flows.get(route.flow)),
   };
 }

@@ -42,6 +42,11 @@ export function strategyOf(intent: string | undefined): Strategy {
   }
 }
 
+/** The strategy of a flow: SCRIPT when its policy is code (`defineFlow({ run })`), else its intent's. */
+export function strategyOfFlow(flow: { intent: string; run?: unknown } | undefined): Strategy {
+  return typeof flow?.run === 'function' ? 'script' : strategyOf(flow?.intent);
+}
+
 export function matchFastPath(rules: readonly FastPathRule[], text: string): Route | undefined {
   for (const rule of rules) {
     const match = rule.pattern.exec(text);

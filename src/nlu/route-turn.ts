@@ -9,7 +9,14 @@ import { StackDepthError } from '../errors/index.js';
 import { activeFlow, type FlowDefinition, transitionDialogue } from '../flow/index.js';
 import type { HistoryMessage } from '../memory/index.js';
 import type { PendingQuestion } from '../spec/index.js';
-import { commitDialogue, dialogueOf, observe, type TurnState, update } from '../turn/index.js';
+import {
+  commitDialogue,
+  dialogueOf,
+  observe,
+  scheduleBackgroundFlows,
+  type TurnState,
+  update,
+} from '../turn/index.js';
 import type { IdGenerator } from '../util/index.js';
 import { cloneData } from '../util/index.js';
 import { decideBuiltIn, describeCatalogText } from './decide-built-in.js';
@@ -160,6 +167,7 @@ function applyBuiltIn(
     pending,
     flows: options.flows,
     history: options.history ?? [],
+    diffs: turn.snapshot.diffs ?? [],
   });
   if (outcome.clearPending) delete turn.snapshot.pending;
   if (outcome.transition) update(turn, outcome.transition);
@@ -174,15 +182,23 @@ function pushRoute(
   const { turn } = options;
   const snapshot = turn.snapshot;
   const definition = options.flows.get(decision.flow);
+  // A flow whose policy is code is a SCRIPT whatever the model or a rule said.
+  const strategy = definition?.run ? 'script' : decision.strategy;
   if (announce)
     observe(turn, 'intent', {
       source: decision.source,
       flow: decision.flow,
       slots: decision.slots,
-      strategy: decision.strategy,
+      strategy,
     });
-  if (decision.flow === noFlow || !definition || definition.intent === 'internal') {
+  if (decision.flow === noFlow || !definition) {
     if (!activeFlow(snapshot.stack)) turn.replyParts.push({ text: describeCatalogText(options.flows) });
+    return;
+  }
+  // SUB_AGENT (seed 003): an Internal flow is delegated to the background rather than pushed; the reply
+  // does not wait for it, and its result is in the scratchpad for the next turn.
+  if (definition.intent === 'internal') {
+    delegate(options, definition, decision.slots);
     return;
   }
   const { flow, rejected } = definition.fillSlotsByLabel(
@@ -229,4 +245,22 @@ function pushRoute(
     },
     top.id,
   );
+}
+
+/** Schedules the Internal flow with the router's slot labels (those its slots accept) and says so. */
+function delegate(
+  options: RouteTurnOptions,
+  definition: FlowDefinition,
+  slots: Record<string, unknown>,
+): void {
+  const { turn } = options;
+  const { flow } = definition.fillSlotsByLabel(definition.create({ id: 'delegated' }), slots);
+  scheduleBackgroundFlows(turn, [{ flow: definition.name, slots: flow.slots }], {
+    flows: options.flows,
+    ids: options.ids,
+  });
+  const what = definition.description.charAt(0).toLowerCase() + definition.description.slice(1);
+  turn.replyParts.push({
+    text: `I have started to ${what.replace(/\.$/, '')} in the background; the result will be there for your next message.`,
+  });
 }

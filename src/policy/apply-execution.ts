@@ -10,6 +10,7 @@ import {
   type InternalFlowRequest,
   transitionDialogue,
 } from '../flow/index.js';
+import { gracefulFailure } from '../loop/index.js';
 import type { CreatedFrame } from '../respond/index.js';
 import type { FlowInstance, Intent, ObservationType, PendingQuestion, SkillOutcome } from '../spec/index.js';
 import type { FlowExecution } from './execute-flow.js';
@@ -91,6 +92,8 @@ export function applyExecution(execution: FlowExecution, where: ExecutionWhere):
         reason: { kind: 'uncertain', reason: execution.outcome.reason },
       });
     case 'suspended':
+      if (place === 'flow' && execution.outcome.kind === 'user-stop')
+        return applyUserStop(applied, execution, flow);
       return add(applied, { type: 'suspend', outcome: execution.outcome });
     case 'fallback': {
       const { target } = execution;
@@ -103,6 +106,25 @@ export function applyExecution(execution: FlowExecution, where: ExecutionWhere):
       return add(applied, { type: 'fall-back', target });
     }
   }
+}
+
+/**
+ * The user stopped the flow while it ran (a stop message, a cancel, the stop button; seed 004): it ends
+ * as a cancel does, and the reply is the graceful summary of what its run did and did not do.
+ */
+function applyUserStop(
+  applied: AppliedExecution,
+  execution: Extract<FlowExecution, { kind: 'suspended' }>,
+  flow: FlowInstance,
+): AppliedExecution {
+  const summary = gracefulFailure({
+    state: execution.checkpoint?.state ?? { completed: [], failures: [] },
+    category: 'loop_limit',
+    headline: 'Stopped as you asked.',
+  });
+  transition(applied, { type: 'invalidate', flowId: flow.id });
+  observe(applied, 'recovery', { action: 'user-stop', flow: flow.name, summary: summary.message });
+  return add(applied, { type: 'reply', text: summary.message, silent: false });
 }
 
 /** The pre-hook refused the flow: an item fails; a flow is invalidated and the turn fails, saying why. */

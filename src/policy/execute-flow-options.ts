@@ -44,4 +44,9 @@ export interface ExecuteFlowOptions {
   signal?: AbortSignal;
   /** Ends the skill run as the user's stop does, when the caller asks (the agent: its thread lease was lost). */
   stop?: StopSource;
+  /**
+   * Polled at the skill loop's safe points (between phases): the user asked to stop while the turn runs
+   * (seed 004 adaptive termination, the intent `wants_to_stop`). The run ends as on a user's stop.
+   */
+  stopRequested?: () => boolean;
 }

@@ -33,14 +33,19 @@ export async function reviewAndConfirmSlots(
       options.history.length > 1 ||
       options.scratchpad.length > 0 ||
       Object.keys(options.preferences).length > 0,
-    fill: {
-      model: options.model,
-      context: options.context,
-      memory: { scratchpad: options.scratchpad, preferences: options.preferences },
-      persona: options.persona,
-      ...(options.stream ? { stream: true } : {}),
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
+    // A SCRIPT flow calls no model, so what its slots lack is asked rather than filled from context.
+    ...(definition.run
+      ? {}
+      : {
+          fill: {
+            model: options.model,
+            context: options.context,
+            memory: { scratchpad: options.scratchpad, preferences: options.preferences },
+            persona: options.persona,
+            ...(options.stream ? { stream: true } : {}),
+            ...(options.signal ? { signal: options.signal } : {}),
+          },
+        }),
   });
   if (review.filled.length > 0) {
     const slots = Object.fromEntries(review.filled.map((name) => [name, review.flow.slots[name]]));

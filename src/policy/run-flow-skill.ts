@@ -11,6 +11,7 @@ import { approveConfirmedCalls, createToolSet, type ToolSet } from '../tool/inde
 import { sharedComponentTools } from './component-tools.js';
 import type { ExecuteFlowOptions } from './execute-flow-options.js';
 import type { ReviewedFlow } from './review-and-confirm-slots.js';
+import { runFlowScript } from './run-flow-script.js';
 import { composeSkillPrompt } from './skill-prompt.js';
 
 /** What the skill run left: the loop's result and the workspace its component tools wrote to. */
@@ -37,9 +38,39 @@ export async function runFlowSkill(
     maxScratchpadEntries: options.maxScratchpadEntries,
     written: [] as string[],
   };
-  const tools = withComponentTools(check.tools);
   // The flow's own required tools and the caller's (a plan item's) are enforced alike.
   const requiredTools = [...new Set([...(definition.requiredTools ?? []), ...(options.requiredTools ?? [])])];
+  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…), with
+  // the slot values the confirmation showed as its arguments.
+  const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
+  const shown = Object.fromEntries(
+    definition.slots.filter((s) => flow.slots[s.name] !== undefined).map((s) => [s.name, flow.slots[s.name]]),
+  );
+  const batch =
+    approvals.length > 0
+      ? {
+          ...options.batch,
+          runScope: workspace,
+          approvals: approveConfirmedCalls({
+            toolNames: approvals,
+            shown,
+            ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
+          }),
+        }
+      : { ...options.batch, runScope: workspace };
+  // A SCRIPT flow's code runs where the model loop would, with the flow's own tools only.
+  if (definition.run) {
+    const loop = await runFlowScript({
+      script: definition.run,
+      flow,
+      batch: { ...batch, tools: check.tools },
+      ...(options.signal ? { signal: options.signal } : {}),
+      ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+      ...(requiredTools.length > 0 ? { requiredTools } : {}),
+    });
+    return { loop, workspace };
+  }
   const system = composeSkillPrompt({
     persona: options.persona,
     ...(options.domain ? { domain: options.domain } : {}),
@@ -48,28 +79,12 @@ export async function runFlowSkill(
     preferences: options.preferences,
     ...(options.guidance ? { guidance: options.guidance } : {}),
   });
-  // The user's yes to the confirmation covers one call of each tool that needs approval (tool/…), with
-  // the slot values the confirmation showed as its arguments.
-  const approvals = [...check.tools.values()].filter((t) => t.requiresApproval).map((t) => t.name);
-  const shown = Object.fromEntries(
-    definition.slots.filter((s) => flow.slots[s.name] !== undefined).map((s) => [s.name, flow.slots[s.name]]),
-  );
+  const tools = withComponentTools(check.tools);
   const loop = await runSkillLoop({
     model: options.model,
     prompt: [{ role: 'system', content: system } as LanguageModelV3Message, ...options.context],
     tools,
-    batch:
-      approvals.length > 0
-        ? {
-            ...options.batch,
-            runScope: workspace,
-            approvals: approveConfirmedCalls({
-              toolNames: approvals,
-              shown,
-              ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
-            }),
-          }
-        : { ...options.batch, runScope: workspace },
+    batch,
     flow: definition.name,
     parentId: flow.id,
     complexity: definition.complexity ?? 'simple',
@@ -83,6 +98,7 @@ export async function runFlowSkill(
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.stop ? { stop: options.stop } : {}),
+    ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
   });
   return { loop, workspace };
 }

@@ -10,6 +10,7 @@ import type { LoadedThread } from '../turn/index.js';
 import { observe, type TurnState } from '../turn/index.js';
 import type { Clock } from '../util/index.js';
 import { type InflightTurn, unfinishedCalls } from './inflight-turn.js';
+import { settleInterruptedAudit } from './settle-interrupted-audit.js';
 
 export async function closeInterruptedTurn(options: {
   store: StateStore;
@@ -32,6 +33,8 @@ export async function closeInterruptedTurn(options: {
     lease: undefined,
   };
   const unknown = await unfinishedCalls(store, turn.threadId, interrupted.turnId);
+  // The audit rows the dead process left started (a write of their own: settling them twice is harmless).
+  await settleInterruptedAudit({ store, clock, threadId: turn.threadId });
   const { turn: _closed, ...extensions } = turn.snapshot.extensions;
   turn.snapshot.extensions = extensions;
   observe(turn, 'error', {

@@ -3,8 +3,10 @@ export { abandonTurn } from './abandon-turn.js';
 export { closeInterruptedTurn } from './close-interrupted-turn.js';
 export {
   type AnsweredRequest,
+  assertSameRequest,
   endInflight,
   findRequest,
+  fingerprintRequest,
   type InflightTurn,
   interruptedTurnOf,
   noteRunning,
@@ -20,4 +22,5 @@ export {
   recordModelCalls,
 } from './record-model-calls.js';
 export { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
+export { interruptedAuditSummary, settleInterruptedAudit } from './settle-interrupted-audit.js';
 export { type WarmUpAgent, type WarmUpAgentOptions, type WarmUpReport, warmUpProcess } from './warm-up.js';

@@ -5,6 +5,8 @@
  * the journaled tool results (docs/decisions/0017-replayable-turns.md). Also the log of the last
  * request ids, so a request delivered twice runs once.
  */
+import { createHash } from 'node:crypto';
+import { InputError } from '../errors/index.js';
 import type { ReplyPart } from '../respond/index.js';
 import type { JournalEntry, StateStore, ThreadSnapshot } from '../spec/index.js';
 import type { TurnResult, TurnStatus } from '../turn/index.js';
@@ -15,6 +17,8 @@ export interface InflightTurn {
   turnId: string;
   /** The caller's id of the request, when it gave one. */
   requestId?: string;
+  /** The fingerprint of the request's message (`fingerprintRequest`), so that a reused id is caught. */
+  requestHash?: string;
   /** The user's message (already redacted). */
   text: string;
   /** History seq of the user's message, saved with the turn's first commit. */
@@ -35,6 +39,8 @@ export interface InflightTurn {
 /** What a finished request answered, kept so that the same request id gets the same answer. */
 export interface AnsweredRequest {
   requestId: string;
+  /** The fingerprint of the request's message; absent in threads saved before it was kept. */
+  requestHash?: string;
   turnId: string;
   status: TurnStatus;
   reply: string;
@@ -51,6 +57,30 @@ export function interruptedTurnOf(snapshot: ThreadSnapshot): InflightTurn | unde
 export function findRequest(snapshot: ThreadSnapshot, requestId: string): AnsweredRequest | undefined {
   const log = snapshot.extensions.requests as AnsweredRequest[] | undefined;
   return log?.find((r) => r.requestId === requestId);
+}
+
+/**
+ * A fingerprint of a request's message (the raw text, before redaction, so that two messages differing
+ * only in a secret differ here too; a one-way hash keeps the secret itself off the disk).
+ */
+export function fingerprintRequest(text: string): string {
+  return createHash('sha256').update(text).digest('base64url');
+}
+
+/**
+ * Refuses a request id that was given before with another message: the caller reused a key, and
+ * answering with the other message's turn (or replaying it) would be wrong either way.
+ */
+export function assertSameRequest(
+  earlier: { requestId?: string; requestHash?: string },
+  requestHash: string | undefined,
+): void {
+  if (earlier.requestHash === undefined || requestHash === undefined || earlier.requestHash === requestHash)
+    return;
+  throw new InputError({
+    reason: 'request_reused',
+    message: `The request id '${earlier.requestId ?? ''}' was already used for another message on this thread; send a new id for a new message.`,
+  });
 }
 
 /** The answer of a request that already ran: the same reply, the thread as it is now. */
@@ -79,7 +109,7 @@ export function repeatedResult(
 export function startInflight(
   turn: TurnState,
   text: string,
-  options: { requestId?: string; interrupted?: InflightTurn; answers?: string },
+  options: { requestId?: string; requestHash?: string; interrupted?: InflightTurn; answers?: string },
 ): InflightTurn {
   const { interrupted } = options;
   const inflight: InflightTurn = interrupted
@@ -93,6 +123,9 @@ export function startInflight(
         phase: options.answers !== undefined ? 'running' : 'routing',
         attempts: 1,
         ...(options.requestId !== undefined ? { requestId: options.requestId } : {}),
+        ...(options.requestId !== undefined && options.requestHash !== undefined
+          ? { requestHash: options.requestHash }
+          : {}),
         ...(options.answers !== undefined ? { answers: options.answers } : {}),
       };
   if (!interrupted) record(turn, 'message', { role: 'user', text });
@@ -131,7 +164,12 @@ export function endInflight(
     const log = (extensions.requests as AnsweredRequest[] | undefined) ?? [];
     extensions.requests = [
       ...log.filter((r) => r.requestId !== inflight.requestId),
-      { requestId: inflight.requestId, turnId: inflight.turnId, ...answer },
+      {
+        requestId: inflight.requestId,
+        ...(inflight.requestHash !== undefined ? { requestHash: inflight.requestHash } : {}),
+        turnId: inflight.turnId,
+        ...answer,
+      },
     ].slice(-rememberedRequests);
   }
   turn.snapshot.extensions = extensions;

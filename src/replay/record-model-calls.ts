@@ -168,20 +168,35 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     });
     const now = clock.now();
     if (exists) return this.finish(slot.key, result, now);
-    const row = {
-      key: slot.key,
-      threadId,
-      callId: slot.callId,
-      toolName: modelAnswerToolName,
-      argsHash: answer.fingerprint,
-      idempotent: true,
-      startedAt: now,
-    };
+    // Each row is written out whole rather than spread from a shared one (docs/decisions/0064).
+    const { key, callId } = slot;
+    const argsHash = answer.fingerprint;
+    const toolName = modelAnswerToolName;
     if (!store.journalRecord) {
-      await store.journalStart({ ...row, status: 'started' });
-      return this.finish(slot.key, result, now);
+      await store.journalStart({
+        key,
+        threadId,
+        callId,
+        toolName,
+        argsHash,
+        idempotent: true,
+        status: 'started',
+        startedAt: now,
+      });
+      return this.finish(key, result, now);
     }
-    const stored = await store.journalRecord({ ...row, status: 'succeeded', finishedAt: now, result });
+    const stored = await store.journalRecord({
+      key,
+      threadId,
+      callId,
+      toolName,
+      argsHash,
+      idempotent: true,
+      status: 'succeeded',
+      startedAt: now,
+      finishedAt: now,
+      result,
+    });
     // Someone recorded this slot first (a replay that saw no row): the answer just used is the one kept.
     if (stored.result !== result) await this.finish(slot.key, result, now);
   }

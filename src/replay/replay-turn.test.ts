@@ -6,7 +6,7 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent, defaultAgentLimits } from '../agent/index.js';
-import { ThreadBusyError } from '../errors/index.js';
+import { InputError, ThreadBusyError } from '../errors/index.js';
 import { defineFlow } from '../flow/index.js';
 import type { StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
@@ -150,6 +150,21 @@ describe('a turn whose process died is replayed, not run again', () => {
     expect(again).toMatchObject({ turnId: first.turnId, status: 'completed', reply: 'Posted.' });
     expect(effects).toHaveLength(1);
     expect(model.calls()).toBe(3);
+  });
+
+  it('a request id given again with another message is refused, and nothing runs', async () => {
+    const effects: string[] = [];
+    const model = noteModel();
+    const agent = agentOn(join(dir, 'reused.db'), model.model, effects);
+    await agent.send({ threadId: 't', text: 'Tell the team: deploy at 5', requestId: 'job-8' });
+    const before = await agent.store.loadThread('t');
+    const error = await agent
+      .send({ threadId: 't', text: 'Tell the team: deploy at 6', requestId: 'job-8' })
+      .catch((e: unknown) => e);
+    expect(InputError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: 'input_request_reused', reason: 'request_reused' });
+    expect(effects).toHaveLength(1);
+    expect(await agent.store.loadThread('t')).toEqual(before);
   });
 
   it('another message closes the interrupted turn and reports the calls whose outcome is unknown', async () => {

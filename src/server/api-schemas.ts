@@ -106,6 +106,37 @@ const flowInstance = z
   .object({ id: z.string(), name: z.string(), status: z.string(), slots: z.record(z.string(), z.unknown()) })
   .passthrough();
 
+export const pendingQuestionSchema = z
+  .object({
+    kind: z.enum(['slot', 'confirmation', 'clarification']),
+    flowId: z.string(),
+    slot: z.string().optional().describe('The slot the answer fills (kind slot).'),
+    question: z.string(),
+    level: z.string(),
+    options: z.array(z.string()).optional().describe('The values offered, when the slot has a fixed set.'),
+  })
+  .passthrough()
+  .describe('The question the next message answers.');
+
+/** A question for people as a turn's result lists it (answer it at /suspensions/{id}). */
+export const turnSuspensionSchema = z
+  .object({
+    id: z.string().describe('What /suspensions/{suspensionId} answers.'),
+    kind: z.string().describe('approval, feedback, outcome_unknown or rollback.'),
+    status: z.string().describe('open, answered or expired.'),
+    flowId: z.string(),
+    callId: z.string().optional(),
+    toolName: z.string().optional(),
+    idempotencyKey: z.string().optional(),
+    argsHash: z.string().optional(),
+    input: z.unknown().optional().describe('The call’s arguments, redacted.'),
+    prompt: z.string(),
+    feedback: z.unknown().describe('The schema of the answer it takes.'),
+    createdAt: z.number(),
+    expiresAt: z.number().optional(),
+  })
+  .passthrough();
+
 export const fileSnapshotSchema = z.object({
   id: z.string().describe('What /rollback restores (snapshotId).'),
   callId: z.string(),
@@ -126,8 +157,12 @@ export const turnResultSchema = z.object({
   reply: z.string(),
   frames: z.array(z.record(z.string(), z.unknown())),
   stack: z.array(flowInstance),
-  pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
+  pending: pendingQuestionSchema.optional(),
   observations: z.array(observation),
+  suspensions: z
+    .array(turnSuspensionSchema)
+    .optional()
+    .describe('The questions the thread waits for (an approval, an unknown outcome …), when there are any.'),
   fileSnapshots: z
     .array(fileSnapshotSchema)
     .optional()
@@ -181,8 +216,10 @@ export const threadViewSchema = z.object({
   version: z.number(),
   running: z.boolean().describe('A turn started through this server is under way.'),
   stack: z.array(flowInstance),
-  pending: z.object({ slot: z.string(), question: z.string() }).passthrough().optional(),
-  suspension: suspensionSchema.optional(),
+  pending: pendingQuestionSchema.optional(),
+  suspensions: z
+    .array(suspensionSchema)
+    .describe('The open questions the thread waits for; answer one at /suspensions/{suspensionId}.'),
   messages: z.array(
     z.object({ seq: z.number(), role: z.enum(['user', 'assistant']), text: z.string(), turnId: z.string() }),
   ),
@@ -198,7 +235,11 @@ export const auditRecordSchema = z
     callId: z.string(),
     toolName: z.string(),
     capability: z.string(),
-    status: z.string(),
+    status: z
+      .enum(['started', 'succeeded', 'failed', 'denied', 'suspended', 'replayed', 'interrupted'])
+      .describe(
+        'One row per call: succeeded/failed when the tool ran; replayed when the call was answered without running (journal, an earlier approval in the run, cache, a person); denied; suspended (waits for a person); started while it runs; interrupted when the process died during it (settled on replay).',
+      ),
     inputSummary: z.string(),
     outputSummary: z.string().optional(),
     durationMs: z.number().optional(),

@@ -13,6 +13,7 @@ import {
   createWeatherAgent,
   readServerSentEvents,
   startTestServer,
+  storedThreadId,
 } from './fixtures/server-fixture.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
@@ -86,7 +87,8 @@ describe('the event stream', () => {
     reconnect.abort();
 
     const stored: Observation[] = [];
-    for await (const o of replayObservations(server.agent.store, threadId)) stored.push(o);
+    for await (const o of replayObservations(server.agent.store, storedThreadId('alice', threadId)))
+      stored.push(o);
     expect(received.map((o) => o.id)).toEqual(stored.map((o) => o.id));
     expect(new Set(received.map((o) => o.id)).size).toBe(received.length);
     expect(received.filter((o) => o.type === 'final-response').map((o) => o.data.status)).toEqual([
@@ -129,7 +131,8 @@ describe('the event stream', () => {
     }
     first.abort();
     const storedWhileHeld: Observation[] = [];
-    for await (const o of replayObservations(server.agent.store, threadId)) storedWhileHeld.push(o);
+    for await (const o of replayObservations(server.agent.store, storedThreadId('alice', threadId)))
+      storedWhileHeld.push(o);
     // The client left with stored events unread, and the plan waits in its second item.
     expect(storedWhileHeld.length).toBeGreaterThan(received.length);
     const plan = storedWhileHeld.find((o) => o.type === 'plan');
@@ -164,7 +167,8 @@ describe('the event stream', () => {
     expect(released).toBe(true);
 
     const stored: Observation[] = [];
-    for await (const o of replayObservations(server.agent.store, threadId)) stored.push(o);
+    for await (const o of replayObservations(server.agent.store, storedThreadId('alice', threadId)))
+      stored.push(o);
     const ids = received.map((o) => o.id);
     expect(ids).toEqual(stored.map((o) => o.id));
     expect(new Set(ids).size).toBe(ids.length);

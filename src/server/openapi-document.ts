@@ -8,6 +8,7 @@ import {
   auditRecordSchema,
   chatBody,
   observationSchema,
+  pendingQuestionSchema,
   problemSchema,
   resumeBody,
   rollbackBody,
@@ -17,7 +18,9 @@ import {
   threadSummarySchema,
   threadViewSchema,
   turnResultSchema,
+  turnSuspensionSchema,
 } from './api-schemas.js';
+import { threadIdPattern } from './thread-access.js';
 
 type JsonObject = Record<string, unknown>;
 
@@ -39,9 +42,10 @@ function describeStatus(status: number): string {
     400: 'The request is malformed (body, id, or message empty or too long).',
     401: 'Missing or unknown bearer token.',
     404: 'No such thread for this principal.',
-    409: 'The thread is running another turn.',
+    409: 'The thread is running another turn (a retry while the first attempt still runs, too).',
     413: 'The body is larger than the server accepts.',
     415: 'The body is not JSON.',
+    422: 'The Idempotency-Key was used before with another body (code input_request_reused).',
     501: 'The agent has no such capability yet.',
   };
   return text[status] ?? 'Error.';
@@ -63,6 +67,8 @@ function components(): JsonObject {
     ['TurnAccepted', acceptedSchema],
     ['ThreadSummary', threadSummarySchema],
     ['Suspension', suspensionSchema],
+    ['TurnSuspension', turnSuspensionSchema],
+    ['PendingQuestion', pendingQuestionSchema],
     ['Thread', threadViewSchema],
     ['AuditRecord', auditRecordSchema],
     ['Problem', problemSchema],
@@ -81,20 +87,34 @@ const threadId = {
   name: 'threadId',
   in: 'path',
   required: true,
-  schema: { type: 'string', pattern: '^[\\w.:-]{1,128}$' },
+  description:
+    'A thread id: one the server gave, or one the client chose. A chosen id is the principal’s own: a thread another principal started under the same id is neither visible nor in the way, and the thread is stored (and answered) as `<id>~<namespace>`, which names it too.',
+  schema: { type: 'string', pattern: threadIdPattern.source },
 };
 
-const turnResponses = (created: boolean) => ({
-  [created ? '201' : '200']: {
-    description:
-      'The turn ran; with `Accept: text/event-stream` its events are streamed instead, ending with a `turn` event.',
-    content: { ...json(ref('TurnResult')), 'text/event-stream': { schema: { type: 'string' } } },
-  },
+const idempotencyKey = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'Makes a retry safe: the same key from the same principal on the same thread runs the turn at most once. A retry of a finished request answers its result again (with the questions the thread still waits for); a retry after the server died mid-turn replays the turn, running nothing it completed again, and a call whose outcome the crash left unknown becomes a suspension to answer. The same key with another body is refused with 422. On `POST /v1/threads` the key also names the thread, so a retry does not start a second one.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+};
+
+const turnRan = (description: string) => ({
+  description: `${description}; with \`Accept: text/event-stream\` its events are streamed instead, ending with a \`turn\` event.`,
+  content: { ...json(ref('TurnResult')), 'text/event-stream': { schema: { type: 'string' } } },
+});
+
+/** `new`: the route starts a thread (201); `either`: 201 when the id was unused, else 200; `existing`: 200. */
+const turnResponses = (thread: 'new' | 'either' | 'existing') => ({
+  ...(thread !== 'existing' ? { '201': turnRan('The turn ran on a new thread (Location names it)') } : {}),
+  ...(thread !== 'new' ? { '200': turnRan('The turn ran') } : {}),
   '202': {
     description: 'With `Prefer: respond-async`: the turn runs; stream its events.',
     content: json(ref('TurnAccepted')),
   },
-  ...problems(400, 401, 404, 409, 413, 415),
+  ...problems(400, 401, 404, 409, 413, 415, 422),
 });
 
 /** Builds the document; `serverUrl` is where the API is reachable, when known. */
@@ -128,13 +148,14 @@ export function createOpenApiDocument(
         },
         post: {
           summary: 'Start a thread with its first message',
+          parameters: [idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
-          responses: turnResponses(true),
+          responses: turnResponses('new'),
         },
       },
       '/v1/threads/{threadId}': {
         get: {
-          summary: 'Read a thread: messages, flow stack, pending question or suspension, last event id',
+          summary: 'Read a thread: messages, flow stack, pending question, open suspensions, last event id',
           parameters: [threadId],
           responses: {
             '200': { description: 'The thread', content: json(ref('Thread')) },
@@ -145,9 +166,9 @@ export function createOpenApiDocument(
       '/v1/threads/{threadId}/messages': {
         post: {
           summary: 'Send a message (runs a turn); an unknown id starts a thread with that id',
-          parameters: [threadId],
+          parameters: [threadId, idempotencyKey],
           requestBody: { required: true, content: json(schemaOf(sendTurnBody)) },
-          responses: turnResponses(false),
+          responses: turnResponses('either'),
         },
       },
       '/v1/threads/{threadId}/events': {
@@ -253,7 +274,7 @@ export function createOpenApiDocument(
             { name: 'suspensionId', in: 'path', required: true, schema: { type: 'string' } },
           ],
           requestBody: { required: true, content: json(schemaOf(resumeBody)) },
-          responses: { ...turnResponses(false), ...problems(501) },
+          responses: { ...turnResponses('existing'), ...problems(501) },
         },
       },
       '/v1/threads/{threadId}/rollback': {

@@ -20,6 +20,8 @@ const statusByCode: Record<string, number> = {
   input_empty: 400,
   input_too_long: 400,
   input_invalid: 400,
+  // The Idempotency-Key came again with another body (draft-ietf-httpapi-idempotency-key-header).
+  input_request_reused: 422,
   thread_not_found: 404,
   thread_busy: 409,
   thread_suspended: 409,

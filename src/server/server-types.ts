@@ -24,9 +24,12 @@ export type ServerAgent = Omit<Agent, 'rollback' | 'stream'> & {
  * `flowstack/bullmq`) has this shape, so API processes enqueue turns and wait for a worker's answer.
  */
 export interface TurnSender {
-  /** `stream` asks for live deltas on the thread's events; a sender that cannot stream may ignore it. */
+  /**
+   * `stream` asks for live deltas on the thread's events; a sender that cannot stream may ignore it.
+   * `requestId` (from an Idempotency-Key) must reach `agent.send` unchanged.
+   */
   send(
-    options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal' | 'stream'>,
+    options: Pick<SendOptions, 'threadId' | 'text' | 'principal' | 'signal' | 'stream' | 'requestId'>,
   ): Promise<TurnResult>;
 }
 
@@ -36,6 +39,8 @@ export interface ServerOptions {
    * Send new messages here instead of to `agent.send` (scale-out: a turn queue). Reads stay on the agent.
    * It must run each thread's turns in the order they were sent, as the BullMQ turn queue does: a message
    * that arrives while the thread's turn runs is sent on too and waits its turn, instead of a 409.
+   * A request with an `Idempotency-Key` carries a `requestId` derived from it, which must reach
+   * `agent.send` unchanged.
    */
   turns?: TurnSender;
   /** Bearer tokens → principals, or a function that authenticates an `Authorization` header. */

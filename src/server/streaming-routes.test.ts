@@ -14,7 +14,13 @@ import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
-import { api, readServerSentEvents, startTestServer, tokens } from './fixtures/server-fixture.js';
+import {
+  api,
+  readServerSentEvents,
+  startTestServer,
+  storedThreadId,
+  tokens,
+} from './fixtures/server-fixture.js';
 
 /**
  * The chat class of `useChat`, without React: the AI SDK's own `AbstractChat` on a plain array, as
@@ -114,7 +120,7 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
     });
     expect(paid).toEqual([]);
     const approvalId = tool?.state === 'approval-requested' ? tool.approval.id : '';
-    expect((await agent.readThread('chat-1')).suspensions[0]?.id).toBe(approvalId);
+    expect((await agent.readThread(storedThreadId('alice', 'chat-1'))).suspensions[0]?.id).toBe(approvalId);
 
     const resumed = nextFinish();
     await chat.addToolApprovalResponse({ id: approvalId, approved: true });
@@ -131,11 +137,14 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
     });
     const texts = done?.parts.flatMap((p) => (p.type === 'text' ? [p.text] : [])) ?? [];
     expect(texts.at(-1)).toBe(reply);
-    expect((await agent.readThread('chat-1')).messages.at(-1)).toMatchObject({
+    expect((await agent.readThread(storedThreadId('alice', 'chat-1'))).messages.at(-1)).toMatchObject({
       role: 'assistant',
       text: reply,
     });
-    expect(finished.at(-1)?.metadata).toMatchObject({ threadId: 'chat-1', status: 'completed' });
+    expect(finished.at(-1)?.metadata).toMatchObject({
+      threadId: storedThreadId('alice', 'chat-1'),
+      status: 'completed',
+    });
   });
 
   it('carries a denial to the thread as a rejection with the reason, and the call never runs', async () => {
@@ -154,13 +163,13 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
       toolCallId: 'pay-ana',
       state: 'output-denied',
     });
-    const view = await agent.readThread('chat-3');
+    const view = await agent.readThread(storedThreadId('alice', 'chat-3'));
     expect(view.suspensions.filter((q) => q.status === 'open')).toEqual([]);
     expect(view.messages.at(-1)).toMatchObject({ role: 'assistant', text: 'Nothing was paid.' });
   });
 
-  it('streams the reply as text deltas after an approval, under the protocol header, and refuses another principal', async () => {
-    const { url } = await start();
+  it('streams the reply as text deltas after an approval, under the protocol header, and keeps another principal out', async () => {
+    const { url, agent } = await start();
     const alice = api(url, 'alice');
     const user = { id: 'u1', role: 'user', parts: [{ type: 'text', text: 'pay ana' }] };
     const first = await readChunks(
@@ -206,11 +215,16 @@ describe('POST /v1/chat (AI SDK UI message stream)', () => {
       json: { id: 'chat-2', messages: [{ role: 'user', parts: [{ type: 'file', url: 'x' }] }] },
     });
     expect(empty.status).toBe(400);
+    // Another principal's chat of the same id is its own thread (ADR 0066): Alice's is not touched.
+    const before = await agent.store.loadThread(storedThreadId('alice', 'chat-2'));
     const foreign = await api(url, 'bob')('/v1/chat', {
       method: 'POST',
       json: { id: 'chat-2', messages: [user] },
     });
-    expect(foreign.status).toBe(404);
+    await foreign.text();
+    expect(foreign.status).toBe(200);
+    expect(await agent.store.loadThread(storedThreadId('alice', 'chat-2'))).toEqual(before);
+    expect(await agent.store.loadThread(storedThreadId('bob', 'chat-2'))).toBeDefined();
   });
 });
 

@@ -57,7 +57,6 @@ describe('threads belong to their principal', () => {
       [`/v1/threads/${threadId}`, {}],
       [`/v1/threads/${threadId}/events`, {}],
       [`/v1/threads/${threadId}/observations`, {}],
-      [`/v1/threads/${threadId}/messages`, { method: 'POST', json: { text: 'Rome' } }],
       [
         `/v1/threads/${threadId}/suspensions/s1`,
         { method: 'POST', json: { feedback: { decision: 'approve' } } },
@@ -73,13 +72,18 @@ describe('threads belong to their principal', () => {
       const body = await response.json();
       expect(body, path).toMatchObject({ code: 'thread_not_found' });
       // Answered exactly as for a thread that does not exist, so ids cannot be probed.
-      // (A message to an unknown id would start a thread of that id, so that one is left out.)
-      if (path.includes('/messages')) continue;
       const unknown = await bob(path.replace(threadId, nobody), init);
       expect(unknown.status, path).toBe(404);
       expect((await unknown.json()).code, path).toBe('thread_not_found');
     }
     expect((await (await bob('/v1/threads')).json()).threads).toEqual([]);
+    // A message to the same id starts Bob's own thread (ADR 0066), and leaves Alice's alone.
+    const own = await bob(`/v1/threads/${threadId}/messages`, {
+      method: 'POST',
+      json: { text: 'weather in Rome' },
+    });
+    expect(own.status).toBe(201);
+    expect((await own.json()).threadId).not.toBe(threadId);
     expect(resumed).toEqual([]);
     expect(rolledBack).toEqual([]);
     expect(await agent.store.loadThread(threadId)).toEqual(before);
@@ -223,6 +227,66 @@ function createPaymentAgent() {
   });
   return { agent, done };
 }
+
+describe('client-chosen thread ids are per principal (issue 31, item 12)', () => {
+  it('answers another principal’s id exactly as an unused one, and lets nobody take an id from another', async () => {
+    const { agent } = createWeatherAgent();
+    const server = await startTestServer({ agent });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    const bob = api(server.url, 'bob');
+    const message = (text: string) => ({ method: 'POST', json: { text } });
+    // Bob gets to the id first.
+    const squat = await bob('/v1/threads/project-x/messages', message('weather in Rome'));
+    expect(squat.status).toBe(201);
+    const bobs = await squat.json();
+
+    // For Alice, Bob's id and an id nobody uses answer alike: 404 to read, 201 to start her own thread.
+    const shape = async (response: Response) => ({ status: response.status, body: await response.json() });
+    const readTaken = await shape(await alice('/v1/threads/project-x'));
+    const readUnused = await shape(await alice('/v1/threads/project-y'));
+    expect(readTaken.status).toBe(404);
+    expect(readUnused.status).toBe(404);
+    expect(readTaken.body.detail.replace('project-x', 'ID')).toBe(
+      readUnused.body.detail.replace('project-y', 'ID'),
+    );
+    for (const path of ['events', 'observations']) {
+      expect((await alice(`/v1/threads/project-x/${path}`)).status).toBe(404);
+      expect((await alice(`/v1/threads/project-y/${path}`)).status).toBe(404);
+    }
+    const startTaken = await alice('/v1/threads/project-x/messages', message('weather in Oslo'));
+    const startUnused = await alice('/v1/threads/project-y/messages', message('weather in Oslo'));
+    expect([startTaken.status, startUnused.status]).toEqual([201, 201]);
+    const [taken, unused] = [await startTaken.json(), await startUnused.json()];
+    // The ids she gets back have the same form: nothing says that project-x was used by someone else.
+    const form = (id: string) => id.replace(/^project-[xy]/, 'ID');
+    expect(form(taken.threadId)).toBe(form(unused.threadId));
+    expect(startTaken.headers.get('location')).toBe(`/v1/threads/${taken.threadId}`);
+
+    // Alice keeps using the id she chose; so does Bob; neither sees the other's messages.
+    const again = await (await alice('/v1/threads/project-x/messages', message('weather in Paris'))).json();
+    expect(again.threadId).toBe(taken.threadId);
+    const mine = await (await alice('/v1/threads/project-x')).json();
+    expect(
+      mine.messages.filter((m: { role: string }) => m.role === 'user').map((m: { text: string }) => m.text),
+    ).toEqual(['weather in Oslo', 'weather in Paris']);
+    const theirs = await (await bob('/v1/threads/project-x')).json();
+    expect(theirs.threadId).toBe(bobs.threadId);
+    expect(
+      theirs.messages.filter((m: { role: string }) => m.role === 'user').map((m: { text: string }) => m.text),
+    ).toEqual(['weather in Rome']);
+    // The full id names the thread too, but only for its owner; another namespace is never reachable.
+    expect((await alice(`/v1/threads/${taken.threadId}`)).status).toBe(200);
+    expect((await bob(`/v1/threads/${taken.threadId}`)).status).toBe(404);
+    expect((await bob(`/v1/threads/${taken.threadId}/messages`, message('weather in Oslo'))).status).toBe(
+      404,
+    );
+    expect(
+      (await bob(`/v1/threads/project-z~${'A'.repeat(12)}/messages`, message('weather in Oslo'))).status,
+    ).toBe(404);
+    expect((await (await alice('/v1/threads')).json()).threads).toHaveLength(2);
+  });
+});
 
 describe('a stranger never holds the owner’s thread', () => {
   it('refuses another principal’s send and resume before taking the lease, so the owner is never kept waiting', async () => {

@@ -105,8 +105,14 @@ export interface AuditRecord {
   inputSummary: string;
   outputSummary?: string;
   risk?: string;
-  /** `denied`: a gate, a denial or a rate limit refused the call; `suspended`: it waits for approval. */
-  status: 'started' | 'succeeded' | 'failed' | 'denied' | 'suspended';
+  /**
+   * `succeeded`/`failed`: the tool ran. `replayed`: the call was answered without running the tool — from
+   * the journal, from the same call approved and run earlier in the run, from the result cache, or by a
+   * person's "it happened" — so it is not a second execution. `denied`: a gate, a denial or a rate limit
+   * refused it; `suspended`: it waits for a person. `interrupted`: the process died during the call; the
+   * replayed turn settled the row it left `started`.
+   */
+  status: 'started' | 'succeeded' | 'failed' | 'denied' | 'suspended' | 'replayed' | 'interrupted';
   durationMs?: number;
   createdAt: number;
 }

@@ -26,6 +26,30 @@ export interface ScratchpadEntry {
   time: number;
 }
 
+/**
+ * The call whose result brought untrusted content into a run's context: a tool that receives untrusted
+ * input (a fetched page or file, an MCP result, an A2A reply). Named in the approval reason of every
+ * outbound call the content could steer.
+ */
+export interface TaintOrigin {
+  tool: string;
+  callId: string;
+  /** The turn whose run the content entered. */
+  turnId: string;
+}
+
+/**
+ * Untrusted content the thread's context still holds (docs/decisions/0067-taint-is-thread-state.md).
+ * It stays while the turn that brought it is in the conversation window later runs read, or while a
+ * scratchpad note that turn wrote, or a flow that was on its stack, is still kept.
+ */
+export interface TaintRecord extends TaintOrigin {
+  /** Scratchpad keys the turn that brought it wrote: the content may live on in them. */
+  notes?: string[];
+  /** Flows on the stack when that turn ended (plans with their step outputs, flows with results). */
+  flows?: string[];
+}
+
 /** The four ambiguity levels of seed 000's ambiguity handler. */
 export type AmbiguityLevel = 'general' | 'partial' | 'specific' | 'confirmation';
 
@@ -80,6 +104,8 @@ export interface ThreadSnapshotV1 {
   background?: FlowInstance[];
   /** The dialogue state diffs of the last turns (bounded, oldest first). Absent means none. */
   diffs?: TurnDiff[];
+  /** Untrusted content still in the thread's context, with where it came from. Absent means none. */
+  taint?: TaintRecord[];
   /** Open-ended state owned by later layers (plans, suspensions, A2A tasks), keyed by layer. */
   extensions: Record<string, unknown>;
 }

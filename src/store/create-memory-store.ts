@@ -198,7 +198,7 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       assertOpen();
       const entry = journal.get(key);
       if (!entry) throw notFound(`No journal entry '${key}' to finish.`);
-      journal.set(key, { ...entry, status, finishedAt, result });
+      journal.set(key, finishedEntry(entry, { status, finishedAt, result }));
     },
 
     async readJournal(key) {
@@ -289,4 +289,26 @@ function firstIndexAfter(rows: ObservationRow[], afterId: number): number {
 
 function notFound(message: string): StoreError {
   return new StoreError({ reason: 'not_found', store: kind, message });
+}
+
+/**
+ * A started row, finished. Written field by field rather than spread: on Node 20 an object spread
+ * followed by new keys gets a hidden class of its own every time (docs/decisions/0064).
+ */
+function finishedEntry(
+  entry: JournalEntry,
+  finish: Pick<JournalEntry, 'status' | 'finishedAt' | 'result'>,
+): JournalEntry {
+  return {
+    key: entry.key,
+    threadId: entry.threadId,
+    callId: entry.callId,
+    toolName: entry.toolName,
+    argsHash: entry.argsHash,
+    idempotent: entry.idempotent,
+    status: finish.status,
+    startedAt: entry.startedAt,
+    finishedAt: finish.finishedAt,
+    result: finish.result,
+  };
 }

@@ -265,3 +265,58 @@ describe('createSqliteStore', () => {
     await store.close();
   });
 });
+
+describe('createSqliteStore opened by several processes at once', () => {
+  it('opens a new file while another process is creating it, instead of failing with "database is locked"', async () => {
+    const path = newPath();
+    // Another process holds the new file's write lock (as while it creates the tables) for a moment.
+    const holder = join(directory, `holder-${++files}.mjs`);
+    const driver = pathToFileURL(join(repositoryRoot, 'node_modules/better-sqlite3/lib/index.js')).href;
+    writeFileSync(
+      holder,
+      `import Database from ${JSON.stringify(driver)};
+const db = new Database(${JSON.stringify(path)});
+db.exec('BEGIN IMMEDIATE');
+db.exec('CREATE TABLE IF NOT EXISTS other (a)');
+process.stdout.write('held\\n');
+setTimeout(() => { db.exec('COMMIT'); db.close(); }, 400);`,
+    );
+    const child = execFile(process.execPath, [holder]);
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    await new Promise((resolve) => child.stdout?.once('data', resolve));
+    // Switching to WAL needs the lock this connection cannot wait for (SQLite answers at once); the
+    // store tries again until the busy timeout, so it opens once the other process is done.
+    const store = createSqliteStore({ path });
+    await store.commit({ threadId: 't1', expectedVersion: 0, data: '{}', now: 1 });
+    expect(await store.loadThread('t1')).toMatchObject({ version: 1 });
+    await store.close();
+    await exited;
+  });
+
+  it('opens the same new file from two processes at the same moment without "database is locked"', async () => {
+    const files = Array.from({ length: 20 }, () => newPath());
+    // Both processes open file i at the same wall-clock moment, once they are both loaded.
+    const startAt = Date.now() + 4_000;
+    const body = `const paths = ${JSON.stringify(files)};
+       const failures = [];
+       for (const [index, path] of paths.entries()) {
+         const at = ${startAt} + index * 60;
+         // Sleep to just before the moment, then wait it out exactly, so both processes start together.
+         await new Promise((resolve) => setTimeout(resolve, Math.max(0, at - Date.now() - 3)));
+         while (Date.now() < at) {}
+         try {
+           const opened = createSqliteStore({ path });
+           await opened.commit({ threadId: 'p' + process.pid, expectedVersion: 0, data: '{}', now: 1 });
+           await opened.close();
+         } catch (error) { failures.push(String(error.message)); }
+       }
+       return failures;`;
+    const outcomes = await Promise.all([runInChild(':memory:', body), runInChild(':memory:', body)]);
+    expect(outcomes).toEqual([[], []]);
+    for (const path of files) {
+      const store = createSqliteStore({ path });
+      expect((await store.listThreads()).length).toBe(2);
+      await store.close();
+    }
+  }, 60_000);
+});

@@ -2,7 +2,8 @@
  * Schedules as data (src/spec/schedule-spec.ts): checking a request, and the next entry after a run.
  * Pure, so the BullMQ queue and the in-process scheduler agree on what a schedule means.
  */
-import { CronExpressionParser } from 'cron-parser';
+import { createRequire } from 'node:module';
+import type { CronExpressionParser } from 'cron-parser';
 import { InputError } from '../errors/index.js';
 import type { ScheduleEntry, ScheduleRequest } from '../spec/index.js';
 
@@ -50,7 +51,9 @@ function checkCron(request: ScheduleRequest): string[] {
     }
   }
   try {
-    CronExpressionParser.parse(request.cron, { tz: request.timezone ?? 'UTC' }).next();
+    cronParser()
+      .parse(request.cron, { tz: request.timezone ?? 'UTC' })
+      .next();
     return [];
   } catch (error) {
     return [
@@ -61,10 +64,11 @@ function checkCron(request: ScheduleRequest): string[] {
 
 /** The first time of the schedule's cron expression after `after` (ms since the epoch). */
 function nextCronTime(entry: Pick<ScheduleRequest, 'cron' | 'timezone'>, after: number): number {
-  return CronExpressionParser.parse(entry.cron as string, {
-    currentDate: new Date(after),
-    tz: entry.timezone ?? 'UTC',
-  })
+  return cronParser()
+    .parse(entry.cron as string, {
+      currentDate: new Date(after),
+      tz: entry.timezone ?? 'UTC',
+    })
     .next()
     .getTime();
 }
@@ -82,4 +86,13 @@ export function advanceScheduleEntry(entry: ScheduleEntry, now: number): Schedul
   if (entry.everyMs === undefined) return undefined;
   const periods = Math.max(1, Math.floor((now - entry.nextRunAt) / entry.everyMs) + 1);
   return { ...entry, runs, nextRunAt: entry.nextRunAt + periods * entry.everyMs };
+}
+
+let loadedCronParser: typeof CronExpressionParser | undefined;
+
+/** cron-parser (with its calendar library) loads when a cron schedule is first read, not with flowstack. */
+function cronParser(): typeof CronExpressionParser {
+  loadedCronParser ??= (createRequire(import.meta.url)('cron-parser') as typeof import('cron-parser'))
+    .CronExpressionParser;
+  return loadedCronParser;
 }

@@ -98,5 +98,16 @@ export const threadSnapshotSchema = z.strictObject({
       z.strictObject({ turn: z.number().int(), turnId: z.string(), changes: z.array(dialogueChangeSchema) }),
     )
     .optional(),
+  taint: z
+    .array(
+      z.strictObject({
+        tool: z.string(),
+        callId: z.string(),
+        turnId: z.string(),
+        notes: z.array(z.string()).optional(),
+        flows: z.array(z.string()).optional(),
+      }),
+    )
+    .optional(),
   extensions: z.record(z.string(), z.unknown()),
 });

@@ -1,26 +1,20 @@
 /**
- * Defines a tool in code, with Zod or JSON Schema for its input and output.
+ * Defines a tool in code, with a schema of any library (Zod, a Standard Schema, the AI SDK's
+ * `jsonSchema()`) or plain JSON Schema for its input and output (read by `readSchema`).
  */
-import { z } from 'zod';
 import { ConfigurationError } from '../errors/index.js';
-import type {
-  BlockingToolSpec,
-  CapabilityLevel,
-  FileTouchSpec,
-  JsonSchema,
-  RateLimitSpec,
-} from '../spec/index.js';
+import type { BlockingToolSpec, CapabilityLevel, FileTouchSpec, RateLimitSpec } from '../spec/index.js';
 import { checkToolSpec } from './internal/check-tool-spec.js';
+import { readSchema, type SchemaSource } from './read-schema.js';
 import { toolDefaults } from './tool-defaults.js';
 import type { ToolDefinition, ToolExecutionContext } from './tool-definition.js';
-
-type SchemaInput<T> = z.ZodType<T> | JsonSchema;
 
 export interface DefineToolOptions<Input, Output> {
   name: string;
   description: string;
-  input: SchemaInput<Input>;
-  output?: SchemaInput<Output>;
+  /** Zod, any Standard Schema that offers JSON Schema, the AI SDK's `jsonSchema(…)`, or JSON Schema. */
+  input: SchemaSource<Input>;
+  output?: SchemaSource<Output>;
   /** Does the work. Not needed (and never run) for a `blocking` tool. */
   execute?(input: Input, context: ToolExecutionContext): Promise<Output> | Output;
   /** Every call waits for a person, whose answer is the result (seed 002 blocking tools). */
@@ -69,12 +63,13 @@ export function defineTool<Input, Output>(
 ): ToolDefinition<Input, Output> {
   const idempotent = options.idempotent ?? false;
   const conversionProblems: string[] = [];
+  const input = readSchema('input', options.input, conversionProblems);
   const tool: ToolDefinition<Input, Output> = {
     specVersion: 1,
     id: options.id ?? options.name,
     name: options.name,
     description: options.description,
-    inputSchema: toJsonSchema('input', options.input, conversionProblems),
+    inputSchema: input.jsonSchema,
     idempotent,
     timeoutMs: options.timeoutMs ?? toolDefaults.timeoutMs,
     capability: options.capability ?? toolDefaults.capability,
@@ -86,11 +81,11 @@ export function defineTool<Input, Output>(
     parallel: options.parallel ?? true,
     execute: options.execute ?? neverRun(options.name),
   };
-  if (options.input instanceof z.ZodType) tool.parseInput = createZodParser(options.input);
+  if (input.parse) tool.parseInput = input.parse;
   if (options.blocking) tool.blocking = options.blocking;
   if (options.touches) tool.touches = options.touches;
   if (options.output !== undefined)
-    tool.outputSchema = toJsonSchema('output', options.output, conversionProblems);
+    tool.outputSchema = readSchema('output', options.output, conversionProblems).jsonSchema;
   if (options.rateLimit) tool.rateLimit = options.rateLimit;
   if (options.cacheTtlMs !== undefined) tool.cacheTtlMs = options.cacheTtlMs;
   if (options.reconcile) tool.reconcile = options.reconcile;
@@ -107,46 +102,4 @@ function neverRun(name: string) {
   return () => {
     throw new Error(`Tool '${name}' is blocking: a person's answer is its result, it never runs.`);
   };
-}
-
-/**
- * A Zod input schema is enforced by Zod itself (docs/decisions/0054): after the JSON Schema check, the
- * arguments are parsed, so that refinements hold and the tool receives the output, with transforms and
- * defaults applied. Zod's messages name the path, as Ajv's do.
- */
-function createZodParser(schema: z.ZodType): NonNullable<ToolDefinition['parseInput']> {
-  return async (input) => {
-    const parsed = await schema.safeParseAsync(input);
-    if (parsed.success) return { valid: true, value: parsed.data };
-    const problems = parsed.error.issues.map((issue) => {
-      const path = issue.path.map((part) => String(part)).join('/');
-      return `/${path} ${issue.message}`;
-    });
-    return { valid: false, problems };
-  };
-}
-
-/**
- * Zod becomes JSON Schema once, here; a Zod type JSON Schema cannot express is a listed problem. An input
- * schema is projected as the model writes it (`io: 'input'`): a field with a default is optional and a
- * transform is described by what it accepts. A plain `z.object` still refuses unknown keys, as it did
- * when projected as output, so that a misspelt argument is named to the model rather than dropped.
- */
-function toJsonSchema<T>(label: string, schema: SchemaInput<T>, problems: string[]): JsonSchema {
-  if (!(schema instanceof z.ZodType)) return schema;
-  try {
-    if (label === 'input')
-      return z.toJSONSchema(schema, {
-        target: 'draft-2020-12',
-        io: 'input',
-        override: ({ zodSchema, jsonSchema }) => {
-          const def = zodSchema._zod.def;
-          if (def.type === 'object' && def.catchall === undefined) jsonSchema.additionalProperties = false;
-        },
-      }) as JsonSchema;
-    return z.toJSONSchema(schema, { target: 'draft-2020-12' }) as JsonSchema;
-  } catch (error) {
-    problems.push(`${label} schema cannot be expressed as JSON Schema: ${(error as Error).message}`);
-    return {};
-  }
 }

@@ -11,13 +11,13 @@ export { type DefineToolOptions, defineTool } from './define-tool.js';
 export { type ExecuteSkillCallsOptions, executeSkillCalls } from './execute-skill-calls.js';
 export { type ExecuteToolBatchOptions, executeToolBatch } from './execute-tool-batch.js';
 export type { CallAssessment, RiskLevel } from './internal/assess-call.js';
+export { checkAgentTools } from './internal/describe-foreign-tool.js';
 export {
   type LoadManifestOptions,
   loadManifest,
   readManifest,
   type ToolImplementations,
 } from './load-manifest.js';
-export type { McpConnectionStatus } from './mcp/internal/mcp-connection.js';
 export {
   type McpApprovalPolicy,
   type McpToolFields,
@@ -25,12 +25,14 @@ export {
   mapMcpAnnotations,
   mcpHintDefaults,
 } from './mcp/map-mcp-annotations.js';
+export type { McpConnectionStatus } from './mcp/mcp-connection-status.js';
 export type {
   McpHttpServer,
   McpSourceOptions,
   McpStdioServer,
   McpToolOverride,
   McpToolsOptions,
+  McpTrust,
 } from './mcp/mcp-server-options.js';
 export { type McpToolSource, mcpTools } from './mcp/mcp-tools.js';
 export {
@@ -39,6 +41,13 @@ export {
   type ParseSkillCallsOptions,
   parseSkillCalls,
 } from './parse-skill-calls.js';
+export {
+  type AiSdkSchemaLike,
+  type ReadSchema,
+  readSchema,
+  type SchemaSource,
+  type StandardSchemaLike,
+} from './read-schema.js';
 export {
   createReadToolResultTool,
   type ReadToolResultOptions,
@@ -50,6 +59,7 @@ export { type HeldToolCall, resumeToolCall, type ToolCallResumption } from './re
 export { isToolSuspension, suspendToolCall, type ToolSuspension } from './suspend-tool-call.js';
 export {
   type AnsweredCalls,
+  addTaintSource,
   type CapabilityPolicy,
   createFreshJournal,
   createTaintState,
@@ -58,6 +68,7 @@ export {
   type Redactor,
   type SimulationRequest,
   type Simulator,
+  type TaintSource,
   type TaintState,
   type ToolBatchContext,
   taintFromTranscript,
@@ -80,3 +91,4 @@ export {
   toContextText,
 } from './tool-results.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
+export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';

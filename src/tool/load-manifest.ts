@@ -16,8 +16,8 @@
  *     capability: safe
  */
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
 import { dirname, extname, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
 import { ConfigurationError } from '../errors/index.js';
 import type { JsonSchema, ToolSpec } from '../spec/index.js';
 import { checkToolSpec } from './internal/check-tool-spec.js';
@@ -115,6 +115,8 @@ async function readDocument(path: string, problems: string[]): Promise<unknown> 
       return undefined;
     }
   }
+  // The YAML parser loads with the first manifest read, not with flowstack.
+  const { parseDocument } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const document = parseDocument(text, { prettyErrors: true, uniqueKeys: true });
   for (const error of document.errors) problems.push(`not valid YAML: ${error.message.split('\n')[0]}`);
   return document.toJS();

@@ -12,6 +12,7 @@ import type {
   RateLimitSpec,
   SimulationCache,
   StateStore,
+  TaintOrigin,
   ToolCallResult,
   ToolSpec,
 } from '../spec/index.js';
@@ -25,19 +26,46 @@ export interface Redactor {
 }
 
 /**
- * Whether content from a tool that `receivesUntrustedInput` has entered the model context of this
- * skill run. One object per run, shared by its batches; the pipeline sets it after a batch whose
- * results carry such content, and from then on every `communicatesExternally` call needs approval.
+ * Whether content from a tool that `receivesUntrustedInput` is in the model context of this skill run.
+ * One object per turn in an agent (per run elsewhere), shared by its batches: the pipeline sets it after a
+ * batch whose results carry such content, the agent seeds it with what the thread's context still holds
+ * from earlier turns, and while it is set every `communicatesExternally` call needs approval.
  */
 export interface TaintState {
   tainted: boolean;
   /** The tools whose results tainted the context, in order. */
   sources: string[];
+  /**
+   * The calls that brought the content, in order, with how it reaches the run when it is not its own
+   * (kept by `createTaintState` and the pipeline; a state made by hand may leave it out).
+   */
+  origins?: TaintSource[];
+}
+
+/** One origin of a run's taint (see `TaintState.origins`). */
+export interface TaintSource extends TaintOrigin {
+  /** How content from an earlier turn reaches this run, e.g. "the conversation history"; absent: this turn. */
+  via?: string;
 }
 
 /** Creates the taint state of a new skill run (pass `tainted: true` when the context starts untrusted). */
 export function createTaintState(initial?: Partial<TaintState>): TaintState {
-  return { tainted: initial?.tainted ?? false, sources: [...(initial?.sources ?? [])] };
+  const origins = [...(initial?.origins ?? [])];
+  const sources = [...(initial?.sources ?? [])];
+  for (const origin of origins) if (!sources.includes(origin.tool)) sources.push(origin.tool);
+  return { tainted: (initial?.tainted ?? false) || origins.length > 0, sources, origins };
+}
+
+/** Notes that the result of `origin`'s call brought untrusted content into the context. */
+export function addTaintSource(taint: TaintState, origin: TaintSource): void {
+  taint.tainted = true;
+  if (!taint.sources.includes(origin.tool)) taint.sources.push(origin.tool);
+  taint.origins ??= [];
+  const known = taint.origins.find((o) => o.callId === origin.callId && o.turnId === origin.turnId);
+  if (!known) taint.origins.push(origin);
+  // Content an earlier turn brought in that is now in this run's own transcript (a resumed run) is this
+  // run's: what the run writes carries it on.
+  else if (origin.via === undefined) delete known.via;
 }
 
 /**
@@ -47,15 +75,16 @@ export function createTaintState(initial?: Partial<TaintState>): TaintState {
 export function taintFromTranscript(
   messages: readonly { role: string; content: unknown }[],
   tools: ToolSet,
+  turnId = '',
 ): TaintState {
   const taint = createTaintState();
   for (const message of messages) {
     if (message.role !== 'tool' || !Array.isArray(message.content)) continue;
-    for (const part of message.content as { type?: unknown; toolName?: unknown }[]) {
+    for (const part of message.content as { type?: unknown; toolName?: unknown; toolCallId?: unknown }[]) {
       const tool = typeof part.toolName === 'string' ? tools.get(part.toolName) : undefined;
       if (part.type !== 'tool-result' || !tool?.receivesUntrustedInput) continue;
-      taint.tainted = true;
-      if (!taint.sources.includes(tool.name)) taint.sources.push(tool.name);
+      const callId = typeof part.toolCallId === 'string' ? part.toolCallId : '';
+      addTaintSource(taint, { tool: tool.name, callId, turnId });
     }
   }
   return taint;
@@ -103,7 +132,7 @@ export interface ToolBatchContext {
 
   /** Answers whether a call that needs approval has one; without it such a call always suspends. */
   approvals?: ApprovalLookup;
-  /** The run's taint state; without it taint is tracked for this batch only. */
+  /** The run's (in an agent: the turn's) taint state; without it taint is tracked for this batch only. */
   taint?: TaintState;
   capabilities?: CapabilityPolicy;
   /** Defaults to one in-memory limiter shared by the process. */

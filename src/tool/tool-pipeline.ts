@@ -75,20 +75,27 @@ export async function runPipeline(
   pipeline: ToolPipeline = defaultToolPipeline,
 ): Promise<ToolCallResult> {
   try {
+    // A stage's answer is awaited only when it is a promise: most stages answer at once, and the
+    // pipeline runs for every call (docs/decisions/0064).
     for (const check of pipeline.checks) {
-      const refusal = await check(state);
+      const answer = check(state);
+      const refusal = answer instanceof Promise ? await answer : answer;
       if (refusal) return refusal;
     }
     let result: ToolCallResult | undefined;
     for (const guard of pipeline.guards) {
-      result = await guard(state);
+      const answer = guard(state);
+      result = answer instanceof Promise ? await answer : answer;
       if (result) break;
     }
     if (!result) {
       state.executed = true;
       result = await pipeline.execute(state);
     }
-    for (const transform of pipeline.transforms) result = await transform(state, result, pipeline.execute);
+    for (const transform of pipeline.transforms) {
+      const answer = transform(state, result, pipeline.execute);
+      result = answer instanceof Promise ? await answer : answer;
+    }
     return result;
   } catch (error) {
     const detail = state.batch.redact.text(messageOfThrown(error));

@@ -1,7 +1,9 @@
 /**
  * The shapes of the safety pipeline's stages (DESIGN.md §4). A call passes the checks, then the guards,
  * then one execute, then the transforms, each row in order (`runPipeline` in `tool-pipeline.ts`). Stages
- * answer with data, never by throwing: every outcome is a `ToolCallResult`.
+ * answer with data, never by throwing: every outcome is a `ToolCallResult`. A stage that only reads the call
+ * answers at once; one that waits on a store, a limiter, a cache or a person answers with a promise
+ * (docs/decisions/0064).
  */
 import type { ToolCallResult } from '../spec/index.js';
 import type { ToolCallState } from './tool-call-state.js';
@@ -11,7 +13,10 @@ import type { ToolCallState } from './tool-call-state.js';
  * suspension for a person) or returns `undefined` to let it go on, having recorded on the call's state
  * what it began (an audit row, a journal row, a file snapshot) for its transform to finish.
  */
-export type Guard = (state: ToolCallState) => Promise<ToolCallResult | undefined>;
+export type Guard = (state: ToolCallState) => StageAnswer<ToolCallResult | undefined>;
+
+/** What a stage answers: at once, or later when it has to wait for something outside the call. */
+export type StageAnswer<T> = T | Promise<T>;
 
 /** Runs the tool once and answers with its result. */
 export type Execute = (state: ToolCallState) => Promise<ToolCallResult>;
@@ -24,7 +29,7 @@ export type Transform = (
   state: ToolCallState,
   result: ToolCallResult,
   execute: Execute,
-) => Promise<ToolCallResult>;
+) => StageAnswer<ToolCallResult>;
 
 /** The stages of one pipeline, each row in the order it runs. */
 export interface ToolPipeline {

@@ -5,6 +5,7 @@
 import type { ObservationBus } from '../observe/index.js';
 import type { Observation, StateStore } from '../spec/index.js';
 import { encodeSnapshot } from '../store/index.js';
+import { recordThreadTaint } from './thread-taint.js';
 import type { TurnState } from './turn-state.js';
 
 export async function commitTurn(
@@ -14,6 +15,7 @@ export async function commitTurn(
 ): Promise<{ version: number; observations: Observation[] }> {
   // Another process holds the thread now: what this turn did is not written over what that one does.
   if (turn.lease?.stopped) throw turn.lease.reason;
+  recordThreadTaint(turn);
   turn.snapshot.historySeq += turn.history.length;
   const commit = await store.commit({
     threadId: turn.threadId,

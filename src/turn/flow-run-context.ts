@@ -40,6 +40,11 @@ export interface RunFlowsOptions {
    */
   onSkillEvent?: (event: SkillLoopLiveEvent) => void;
   signal?: AbortSignal;
+  /**
+   * The user asked to stop while the turn runs (a stop message on the thread): the skill runs of the
+   * flows the user waits for end at their next safe point.
+   */
+  stopRequested?: () => boolean;
   /** Opens a span per flow run. */
   telemetry?: TurnTelemetry;
 }
@@ -80,6 +85,7 @@ export function executionOptions(
     ...(options.onSkillEvent ? { onEvent: options.onSkillEvent } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
     ...(options.turn.lease ? { stop: options.turn.lease } : {}),
+    ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
   };
 }
 

@@ -5,8 +5,9 @@ export { applyDialogue, commitDialogue, dialogueOf, noteDialogue, update } from 
 export { executionOptions, type RunFlowsOptions, recordLoopEvents } from './flow-run-context.js';
 export { type LoadedThread, loadOrCreateThread, loadThread, readRecentMessages } from './load-thread.js';
 export { scheduleBackgroundFlows } from './schedule-background.js';
+export { openThreadTaint, recordThreadTaint } from './thread-taint.js';
 export { toModelPrompt } from './to-model-prompt.js';
-export { createTurnRecord, observe, record, type TurnState } from './turn-state.js';
+export { createTurnRecord, observe, record, type TurnState, type TurnTaint } from './turn-state.js';
 export type {
   AgentLimits,
   ConversationMessage,

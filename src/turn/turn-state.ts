@@ -13,6 +13,7 @@ import type {
   ObservationType,
   ThreadSnapshot,
 } from '../spec/index.js';
+import type { TaintState } from '../tool/index.js';
 import type { Clock, StopSource } from '../util/index.js';
 
 export interface TurnState {
@@ -37,6 +38,15 @@ export interface TurnState {
   changes?: DialogueChange[];
   /** Flows popped during the turn, oldest first. */
   finished?: FlowInstance[];
+  /** The turn's taint, shared by its skill runs and saved with its commits (`openThreadTaint`). */
+  taint?: TurnTaint;
+}
+
+/** The turn's taint: shared by every skill run of the turn, saved with each of its commits. */
+export interface TurnTaint {
+  state: TaintState;
+  /** The scratchpad notes as the turn found them, to tell which ones it wrote. */
+  notesAtStart: ReadonlySet<string>;
 }
 
 /** A new turn's record on a loaded thread; `carried` are observations to save with its first commit. */
@@ -49,11 +59,15 @@ export function createTurnRecord(options: {
   lease: StopSource | undefined;
   carried?: readonly ObservationDraft[];
 }): TurnState {
-  const { carried, ...rest } = options;
   return {
-    ...rest,
+    threadId: options.threadId,
+    turnId: options.turnId,
+    snapshot: options.snapshot,
+    baseVersion: options.baseVersion,
+    clock: options.clock,
+    lease: options.lease,
     history: [],
-    observations: [...(carried ?? [])],
+    observations: [...(options.carried ?? [])],
     replyParts: [],
     failed: false,
     suspended: false,

@@ -1,11 +1,14 @@
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
+export { type OptionalPeer, requireOptionalPeer } from './require-optional-peer.js';
 export {
   type DeadlineOutcome,
   type RunWithinDeadlineOptions,
   runWithinDeadline,
   type WorkAbort,
 } from './run-within-deadline.js';
+export { onAbort } from './shared-waits/on-abort.js';
+export { startTimer } from './shared-waits/start-timer.js';
 export { canonicalJson, stableHash } from './stable-hash.js';
 export { createStopController, type StopController, type StopSource } from './stop-source.js';

@@ -11,6 +11,8 @@
  * one aborts (nodejs/node#55351), and the caller's signal here is long-lived.
  */
 import type { Clock } from './clock.js';
+import { onAbort } from './shared-waits/on-abort.js';
+import { startTimer } from './shared-waits/start-timer.js';
 import type { StopSource } from './stop-source.js';
 
 export type DeadlineOutcome<T> =
@@ -124,52 +126,45 @@ function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => voi
   return () => cancelTimer?.();
 }
 
-const timerCancelled = new Error('The race was decided before the timer fired.');
-
-/** A cancellable timer on the clock: its own `setTimer` when it has one, else `sleep` with a signal. */
-function startTimer(clock: Clock, ms: number, callback: () => void): () => void {
-  if (clock.setTimer) return clock.setTimer(ms, callback);
-  const sleeping = new AbortController();
-  clock.sleep(ms, sleeping.signal).then(
-    () => (sleeping.signal.aborted ? undefined : callback()),
-    () => undefined,
-  );
-  return () => sleeping.abort(timerCancelled);
-}
-
 /** Calls `onStop` when the caller stops. Returns the function that takes its listeners back. */
 function watchStop(
   signal: AbortSignal | undefined,
   stop: StopSource | undefined,
   onStop: () => void,
 ): () => void {
-  signal?.addEventListener('abort', onStop, { once: true });
+  const unwatchSignal = signal ? onAbort(signal, onStop) : undefined;
   const unwatch = stop?.onStop(onStop);
   return () => {
-    signal?.removeEventListener('abort', onStop);
+    unwatchSignal?.();
     unwatch?.();
   };
 }
 
 /**
  * An abort controller whose signal is made only when the work first reads it (already aborted if the race
- * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008.
+ * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008; a class,
+ * because an object literal with a getter before a method is turned into a slow dictionary object on every
+ * call (docs/decisions/0064).
  */
+class LazyAbort implements WorkAbort {
+  private controller: AbortController | undefined = undefined;
+  private aborted: { reason: unknown } | undefined = undefined;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort(this.aborted.reason);
+    }
+    return this.controller.signal;
+  }
+
+  abort(reason: unknown): void {
+    if (this.aborted) return;
+    this.aborted = { reason };
+    this.controller?.abort(reason);
+  }
+}
+
 function createLazyAbort(): WorkAbort & { abort(reason: unknown): void } {
-  let controller: AbortController | undefined;
-  let aborted: { reason: unknown } | undefined;
-  return {
-    get signal() {
-      if (!controller) {
-        controller = new AbortController();
-        if (aborted) controller.abort(aborted.reason);
-      }
-      return controller.signal;
-    },
-    abort(reason) {
-      if (aborted) return;
-      aborted = { reason };
-      controller?.abort(reason);
-    },
-  };
+  return new LazyAbort();
 }

@@ -16,7 +16,7 @@ import type { FirstTokenJob, FirstTokenReport } from './micro-jobs.js';
 
 const { createAgent, createMemoryStore, defineFlow } = flowstack;
 
-type LanguageModelV3 = AgentOptions['model'];
+type LanguageModelV3 = Extract<AgentOptions['model'], { specificationVersion: 'v3' }>;
 type LanguageModelV3StreamPart =
   Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part>
     ? Part

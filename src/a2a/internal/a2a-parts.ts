@@ -1,7 +1,8 @@
 /**
  * Building and reading A2A v1 messages and parts (the SDK's protobuf-shaped types, every field set).
  */
-import { type Message, type Part, Role } from '@a2a-js/sdk';
+import type { Message, Part } from '@a2a-js/sdk';
+import { a2aSdk } from './load-a2a-sdk.js';
 
 export function textPart(text: string): Part {
   return {
@@ -32,7 +33,7 @@ export function agentMessage(options: {
     messageId: options.messageId,
     contextId: options.contextId,
     taskId: options.taskId,
-    role: Role.ROLE_AGENT,
+    role: a2aSdk().Role.ROLE_AGENT,
     parts: options.parts,
     metadata: options.metadata,
     extensions: [],

@@ -2,28 +2,25 @@
  * Reading A2A protocol objects: which task states stop a wait, the text of parts, how stream events
  * update a task, and the outcome a finished or interrupted task stands for.
  */
-import {
-  type Artifact,
-  type Message,
-  type Part,
-  type StreamResponse,
-  type Task,
-  TaskState,
-} from '@a2a-js/sdk';
+import type { Artifact, Message, Part, StreamResponse, Task, TaskState } from '@a2a-js/sdk';
 import type { DelegationOutcome } from '../delegation-outcome.js';
+import { a2aSdk } from './load-a2a-sdk.js';
 
-const stopStates = new Set<TaskState>([
-  TaskState.TASK_STATE_COMPLETED,
-  TaskState.TASK_STATE_FAILED,
-  TaskState.TASK_STATE_CANCELED,
-  TaskState.TASK_STATE_REJECTED,
-  TaskState.TASK_STATE_INPUT_REQUIRED,
-  TaskState.TASK_STATE_AUTH_REQUIRED,
-]);
+let stopStates: Set<TaskState> | undefined;
 
 /** Terminal, or interrupted until the client sends something. */
 export function isStopState(state: TaskState | undefined): boolean {
-  return state !== undefined && stopStates.has(state);
+  if (state === undefined) return false;
+  const { TaskState } = a2aSdk();
+  stopStates ??= new Set<TaskState>([
+    TaskState.TASK_STATE_COMPLETED,
+    TaskState.TASK_STATE_FAILED,
+    TaskState.TASK_STATE_CANCELED,
+    TaskState.TASK_STATE_REJECTED,
+    TaskState.TASK_STATE_INPUT_REQUIRED,
+    TaskState.TASK_STATE_AUTH_REQUIRED,
+  ]);
+  return stopStates.has(state);
 }
 
 export function textOfParts(parts: readonly Part[]): string {
@@ -67,6 +64,7 @@ export function applyStreamEvent(task: Task | undefined, event: StreamResponse):
 }
 
 export function outcomeOfTask(agentId: string, task: Task): DelegationOutcome {
+  const { TaskState } = a2aSdk();
   const state = task.status?.state;
   const statusText = task.status?.message ? textOfParts(task.status.message.parts) : '';
   if (state === TaskState.TASK_STATE_COMPLETED) {

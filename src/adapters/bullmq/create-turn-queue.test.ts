@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TurnResult } from '../../agent/index.js';
-import { ConfigurationError } from '../../errors/index.js';
+import { ConfigurationError, InputError } from '../../errors/index.js';
 import { createServer } from '../../server/index.js';
 import { createMemoryStore } from '../../store/index.js';
 import { describeWithService, serviceAvailable } from '../../test/require-service.js';
@@ -98,6 +98,15 @@ describeWithService(
       expect(late.turnId).toBe(turn.turnId);
       expect(late.reply).toBe(turn.reply);
       expect(readOrderEffects(effectsDir).filter((e) => e.item === 'pears')).toHaveLength(1);
+    });
+
+    it('refuses a request id enqueued again with another message, instead of answering the first', async () => {
+      await queue.enqueue({ threadId: 'a2b', text: 'order figs 1', requestId: 'req-figs' });
+      const error = await queue
+        .send({ threadId: 'a2b', text: 'order figs 9', requestId: 'req-figs' })
+        .catch((caught: unknown) => caught);
+      expect(InputError.isInstance(error)).toBe(true);
+      expect(error).toMatchObject({ code: 'input_request_reused' });
     });
 
     it('runs one thread’s turns in the order they were enqueued', async () => {

@@ -13,6 +13,7 @@ import type { ToolCallRequest } from '../../spec/index.js';
 import type { ToolBatchContext, ToolSet } from '../../tool/index.js';
 import type { Clock, IdGenerator, StopSource } from '../../util/index.js';
 import type { WithinDeadlines } from '../await-within.js';
+import { createRunWatch, type RunWatch } from '../run-watch.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../skill-loop-events.js';
 import type { SkillLoopLimits } from '../skill-loop-limits.js';
 import type { SkillLoopState } from '../skill-loop-state.js';
@@ -51,6 +52,8 @@ export interface SkillRun {
    * only after a call was stopped (see `sharedController`).
    */
   abort: AbortController | undefined;
+  /** The watch over the run's limits and stop, made at its first call (see `watchOf`). */
+  watch: RunWatch | undefined;
   requiredTools: readonly string[];
   successCriteria: string | undefined;
   cleanOnBacktrack: boolean;
@@ -62,11 +65,14 @@ export interface SkillRun {
   events: SkillLoopEvent[];
 }
 
-/** Records an event (with the run's `parentId`) and hands it to the live listener. */
+/**
+ * Records an event and hands it to the live listener. Each event is a record the loop has just made for
+ * this call, so it is linked to the run's `parentId` in place.
+ */
 export function emit(run: SkillRun, event: SkillLoopEvent): void {
-  const linked = run.parentId === undefined ? event : { ...event, parentId: run.parentId };
-  run.events.push(linked);
-  deliver(run, linked);
+  if (run.parentId !== undefined) event.parentId = run.parentId;
+  run.events.push(event);
+  deliver(run, event);
 }
 
 /** Hands a live-only event to the listener; a listener that throws never breaks the run. */
@@ -93,6 +99,12 @@ export function deadlines(run: SkillRun): WithinDeadlines {
     signal: run.signal,
     stop: run.stop,
   };
+}
+
+/** The watch that the run's model calls and tool batches wait under; `runSkillLoop` closes it. */
+export function watchOf(run: SkillRun): RunWatch {
+  run.watch ??= createRunWatch(deadlines(run));
+  return run.watch;
 }
 
 /** The user asked to stop: the signal aborted, the stop was asked for, or the stop flag is up. */

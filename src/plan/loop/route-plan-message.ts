@@ -35,6 +35,11 @@ export async function routePlanMessage(
   const run: PlanRun = { ...runtime, plan, outputs: new Map() };
   const decision = decideRoute({ text: runtime.text, rules: runtime.rules, flows: runtime.flows });
   if (decision?.kind === 'built-in') {
+    if (decision.builtIn === 'status') {
+      observe(turn, 'intent', { source: 'fast-path', builtIn: 'status', strategy: 'script' }, plan.id);
+      turn.replyParts.push({ text: describePlanStatus(plan) });
+      return true;
+    }
     if (decision.builtIn !== 'cancel') return false;
     observe(turn, 'intent', { source: 'fast-path', builtIn: 'cancel', strategy: 'script' }, plan.id);
     abandon(run, plan, 'the user cancelled it');
@@ -124,4 +129,11 @@ function abandon(run: PlanRun, plan: PlanState, reason: string): void {
   turn.replyParts.push({
     text: `I stopped the plan "${plan.title}"${done > 0 ? ` after ${done} of ${plan.items.length} steps` : ''}.`,
   });
+}
+
+/** "Where are we" while a plan runs: its items with their status, without a model call. */
+function describePlanStatus(plan: PlanState): string {
+  const done = plan.items.filter((i) => i.status === 'completed').length;
+  const lines = plan.items.map((i) => `- [${i.status}] ${i.description}`);
+  return `${plan.title}: ${done} of ${plan.items.length} steps done.\n${lines.join('\n')}`;
 }

@@ -96,6 +96,8 @@ describe('Internal flows in the background', () => {
     });
     const turn = await agent.send({ threadId: 'bg', text: 'weather in Oslo' });
     expect(turn.reply).toBe('It is 21 °C in Oslo.');
+    // The reply does not wait for them; the thread's next message does.
+    await agent.send({ threadId: 'bg', text: 'thanks' });
     expect(order.slice(0, 2).sort()).toEqual(['profile_a', 'profile_b']);
     expect(order[2]).toBe('summarize_notes');
     const { snapshot } = await agent.readThread('bg');
@@ -107,7 +109,9 @@ describe('Internal flows in the background', () => {
       'profile_two: profile_two done',
       'summarize: summarize done',
     ]);
-    const changes = snapshot.diffs?.at(-1)?.changes.filter((c) => c.op === 'schedule');
+    const changes = snapshot.diffs
+      ?.find((d) => d.turnId === turn.turnId)
+      ?.changes.filter((c) => c.op === 'schedule');
     expect(changes?.map((c) => c.op === 'schedule' && [c.name, c.dependsOn])).toEqual([
       ['profile_one', []],
       ['profile_two', []],
@@ -143,9 +147,13 @@ describe('Internal flows in the background', () => {
       flows,
       tools: [...testTools(), ...latchedTools(order)],
     });
-    const turn = await agent.send({ threadId: 'bg2', text: 'weather in Oslo' });
+    await agent.send({ threadId: 'bg2', text: 'weather in Oslo' });
+    await agent.send({ threadId: 'bg2', text: 'thanks' });
     expect(order).toEqual([]);
-    const pops = turn.observations
+    const observations = (await agent.store.readObservations('bg2')).map(
+      (row) => JSON.parse(row.data) as { type: string; data: Record<string, unknown> },
+    );
+    const pops = observations
       .filter((o) => o.type === 'flow-pop' && o.data.background)
       .map((o) => [o.data.flow, o.data.status]);
     expect(pops).toEqual([

@@ -5,7 +5,7 @@ import type { Hono } from 'hono';
 import type { AuditRecord } from '../../spec/index.js';
 import { problem, problemResponse } from '../problem-details.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { findOwnedThread } from '../thread-access.js';
 import { readLimit } from './thread-routes.js';
 
 /** Records scanned when filtering the whole log by principal (the store cannot filter by principal). */
@@ -16,14 +16,12 @@ export function registerAuditRoutes(app: Hono<ServerEnv>, context: ServerContext
     const principal = c.get('principal');
     const limit = readLimit(c.req.query('limit'), 100, 1_000);
     if (limit === undefined) return problemResponse(problem(400, 'invalid_limit', 'limit must be 1–1000.'));
-    const threadId = c.req.query('threadId');
+    const named = c.req.query('threadId');
     let records: AuditRecord[];
-    if (threadId !== undefined) {
-      const invalid = checkThreadId(threadId);
-      if (invalid) return invalid;
-      if ((await checkThreadAccess(context, threadId, principal)) !== 'owned')
-        return threadNotFound(threadId);
-      records = await context.agent.store.readAudit({ threadId, limit });
+    if (named !== undefined) {
+      const thread = await findOwnedThread(context, named, principal);
+      if (!thread.ok) return thread.response;
+      records = await context.agent.store.readAudit({ threadId: thread.threadId, limit });
     } else {
       const owned = new Set(
         (await context.agent.store.listThreads({ principal, limit: scanLimit })).map((t) => t.threadId),

@@ -16,21 +16,22 @@ import { readJsonBody } from '../internal/read-json-body.js';
 import { createUiMessageChunks } from '../internal/ui-message-chunks.js';
 import { problem, problemResponse, toProblem } from '../problem-details.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { resolveThread, threadNotFound } from '../thread-access.js';
 
 export function registerChatRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.post('/v1/chat', async (c) => {
     const body = await readJsonBody(c.req.raw, chatBody);
     if (!body.ok) return problemResponse(body.problem);
-    const threadId = body.value.id;
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
+    const named = body.value.id;
     const principal = c.get('principal');
-    const access = await checkThreadAccess(context, threadId, principal);
-    if (access === 'foreign') return threadNotFound(threadId);
+    // The chat id is the principal's own, as a thread id in a path is (ADR 0066).
+    const resolved = await resolveThread(context, named, principal);
+    if (!resolved.ok) return resolved.response;
+    const { threadId, access } = resolved;
+    if (access === 'foreign') return threadNotFound(named);
     const request = readChatRequest(body.value.messages);
     if (request.kind === 'invalid') return problemResponse(request.problem);
-    if (request.kind === 'answers' && access === 'absent') return threadNotFound(threadId);
+    if (request.kind === 'answers' && access === 'absent') return threadNotFound(named);
     const run = chatTurn(context, { threadId, principal, request });
     if (!run)
       return problemResponse(

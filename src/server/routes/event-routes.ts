@@ -8,15 +8,13 @@ import { streamObservations } from '../../observe/index.js';
 import { readResumeId, startHeartbeat, writeObservationEvent } from '../internal/sse-observations.js';
 import { problem, problemResponse } from '../problem-details.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { findOwnedThread } from '../thread-access.js';
 
 export function registerEventRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.get('/v1/threads/:threadId/events', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const afterId = readResumeId(c.req.header('last-event-id'), c.req.query('after'));
     if (afterId === undefined)
       return problemResponse(

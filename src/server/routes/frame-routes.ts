@@ -8,7 +8,7 @@ import type { Hono } from 'hono';
 import { defaultFramePageRows, readTablePage } from '../../respond/index.js';
 import { problem, problemResponse } from '../problem-details.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { findOwnedThread } from '../thread-access.js';
 
 export function registerFrameRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.get('/v1/threads/:threadId/frames', async (c) => {
@@ -28,11 +28,9 @@ export function registerFrameRoutes(app: Hono<ServerEnv>, context: ServerContext
   });
 
   app.get('/v1/threads/:threadId/frames/:tableId', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const pageText = c.req.query('page') ?? '1';
     const page = Number(pageText);
     if (!Number.isInteger(page) || page < 1)

@@ -7,13 +7,19 @@ import { replayObservations, summarizeThreadEvents } from '../../observe/index.j
 import type { Observation } from '../../spec/index.js';
 import { sendTurnBody } from '../api-schemas.js';
 import { describeFileSnapshots, describeSuspensions } from '../describe-thread-state.js';
+import {
+  idempotencyKeyHeader,
+  readIdempotencyKey,
+  requestIdOfKey,
+  threadIdOfKey,
+} from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
 import { readThreadTitle } from '../internal/thread-title.js';
 import { problem, problemResponse } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { checkThreadAccess, findOwnedThread, threadNotFound } from '../thread-access.js';
 
 const maxListLimit = 500;
 
@@ -35,24 +41,36 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
   });
 
   app.post('/v1/threads', async (c) => {
+    const idempotency = readIdempotencyKey(c.req.header(idempotencyKeyHeader));
+    if (!idempotency.ok) return idempotency.response;
     const body = await readJsonBody(c.req.raw, sendTurnBody);
     if (!body.ok) return problemResponse(body.problem);
     const principal = c.get('principal');
-    const threadId = context.ids('thread');
+    const { key } = idempotency;
+    // With a key, a retry starts no second thread: it lands on the first attempt's thread and request.
+    const threadId = key !== undefined ? threadIdOfKey({ principal, key }) : context.ids('thread');
+    if (key !== undefined && (await checkThreadAccess(context, threadId, principal)) === 'foreign')
+      return threadNotFound(threadId);
+    const requestId = key !== undefined ? requestIdOfKey({ principal, threadId, key }) : undefined;
     return respondWithTurn(c, context, {
       threadId,
       principal,
       created: true,
-      run: (signal) => context.turns.send({ threadId, text: body.value.text, principal, signal }),
+      run: (signal) =>
+        context.turns.send({
+          threadId,
+          text: body.value.text,
+          principal,
+          signal,
+          ...(requestId !== undefined ? { requestId } : {}),
+        }),
     });
   });
 
   app.get('/v1/threads/:threadId', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    const access = await checkThreadAccess(context, threadId, c.get('principal'));
-    if (access !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const running = context.runner.isRunning(threadId);
     if (!(await context.agent.store.loadThread(threadId))) {
       // Started through this server and not saved yet.
@@ -85,11 +103,9 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
   });
 
   app.get('/v1/threads/:threadId/observations', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const afterId = readResumeId(undefined, c.req.query('after'));
     if (afterId === undefined)
       return problemResponse(problem(400, 'invalid_after', 'after must be an event id.'));

@@ -4,38 +4,50 @@
  */
 import type { Hono } from 'hono';
 import { resumeBody, rollbackBody, sendTurnBody } from '../api-schemas.js';
+import { idempotencyKeyHeader, readIdempotencyKey, requestIdOfKey } from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { problem, problemResponse, toProblem } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
-import { checkThreadAccess, checkThreadId, threadNotFound } from '../thread-access.js';
+import { findOwnedThread, resolveThread, threadNotFound } from '../thread-access.js';
 
 export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.post('/v1/threads/:threadId/messages', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
+    const named = c.req.param('threadId');
     const principal = c.get('principal');
-    const access = await checkThreadAccess(context, threadId, principal);
-    if (access === 'foreign') return threadNotFound(threadId);
+    const resolved = await resolveThread(context, named, principal);
+    if (!resolved.ok) return resolved.response;
+    const idempotency = readIdempotencyKey(c.req.header(idempotencyKeyHeader));
+    if (!idempotency.ok) return idempotency.response;
+    // An unused id (or one another principal uses) starts a thread in this principal's namespace.
+    const { threadId, access } = resolved;
+    if (access === 'foreign') return threadNotFound(named);
     const body = await readJsonBody(c.req.raw, sendTurnBody);
     if (!body.ok) return problemResponse(body.problem);
+    const { key } = idempotency;
+    const requestId = key !== undefined ? requestIdOfKey({ principal, threadId, key }) : undefined;
     return respondWithTurn(c, context, {
       threadId,
       principal,
       created: access === 'absent',
       run: (signal) =>
-        context.turns.send({ threadId, text: body.value.text, principal, signal, ...liveDeltas(c.req.raw) }),
+        context.turns.send({
+          threadId,
+          text: body.value.text,
+          principal,
+          signal,
+          ...(requestId !== undefined ? { requestId } : {}),
+          ...liveDeltas(c.req.raw),
+        }),
     });
   });
 
   app.post('/v1/threads/:threadId/suspensions/:suspensionId', async (c) => {
-    const threadId = c.req.param('threadId');
     const suspensionId = c.req.param('suspensionId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
     const principal = c.get('principal');
-    if ((await checkThreadAccess(context, threadId, principal)) !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), principal);
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const resume = context.agent.resume;
     if (typeof resume !== 'function') return notImplemented('resume', 'Answering suspensions');
     const body = await readJsonBody(c.req.raw, resumeBody);
@@ -57,11 +69,10 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
   });
 
   app.post('/v1/threads/:threadId/rollback', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
     const principal = c.get('principal');
-    if ((await checkThreadAccess(context, threadId, principal)) !== 'owned') return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), principal);
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const rollback = context.agent.rollback;
     if (typeof rollback !== 'function') return notImplemented('rollback', 'Rollback');
     const body = await readJsonBody(c.req.raw, rollbackBody);
@@ -82,11 +93,9 @@ export function registerTurnRoutes(app: Hono<ServerEnv>, context: ServerContext)
   });
 
   app.post('/v1/threads/:threadId/cancel', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     return c.json({ threadId, cancelled: context.runner.cancel(threadId) });
   });
 }

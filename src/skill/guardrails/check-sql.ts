@@ -4,9 +4,9 @@
  * default), and name only tables and columns of the schema it is given. Each dialect's parser is
  * loaded on first use, so loading flowstack costs nothing when no SQL is checked.
  */
-import { createRequire } from 'node:module';
 import type { AST, Parser } from 'node-sql-parser';
 import type { CodeGuardrailProblem } from '../../errors/index.js';
+import { requireOptionalPeer } from '../../util/index.js';
 import type { CodeCheck } from './check-javascript.js';
 
 export type SqlDialect = 'postgresql' | 'mysql' | 'mariadb' | 'sqlite' | 'transactsql' | 'bigquery';
@@ -35,13 +35,17 @@ const databaseNames: Record<SqlDialect, string> = {
   bigquery: 'BigQuery',
 };
 
-const load = createRequire(import.meta.url);
 const parsers = new Map<SqlDialect, Parser>();
 
 function parserFor(dialect: SqlDialect): Parser {
   const cached = parsers.get(dialect);
   if (cached) return cached;
-  const module = load(`node-sql-parser/build/${dialect}.js`) as { Parser: new () => Parser };
+  // An optional peer (a large package): a user without SQL skills never installs it.
+  const module = requireOptionalPeer<{ Parser: new () => Parser }>({
+    specifier: `node-sql-parser/build/${dialect}.js`,
+    packageName: 'node-sql-parser',
+    neededFor: 'to check model-written SQL (the SQL code guardrail)',
+  });
   const parser = new module.Parser();
   parsers.set(dialect, parser);
   return parser;
@@ -52,9 +56,11 @@ export function checkSql(source: string, policy: SqlPolicy = {}): CodeCheck {
   const dialect = policy.dialect ?? 'postgresql';
   const sql = source.trim();
   if (sql === '') return { ok: false, problems: [{ kind: 'empty', message: 'there is no query' }] };
+  // Outside the try: a missing parser package is the application's error, not the model's SQL.
+  const parser = parserFor(dialect);
   let parsed: ReturnType<Parser['parse']>;
   try {
-    parsed = parserFor(dialect).parse(sql, { database: databaseNames[dialect] });
+    parsed = parser.parse(sql, { database: databaseNames[dialect] });
   } catch (error) {
     const location = (error as { location?: { start?: { line?: number } } }).location;
     const line = location?.start?.line;

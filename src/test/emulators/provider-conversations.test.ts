@@ -210,7 +210,9 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
       expect(first.reply).toContain('Which day?');
       expect(first.reply).not.toContain('Where to?');
 
-      const second = await agent.send({ threadId: 't1', text: 'On Friday' });
+      // The answer is the slot's value as shown in the confirmation; the model's call must carry exactly
+      // what was shown for the yes to cover it (docs/decisions/0056).
+      const second = await agent.send({ threadId: 't1', text: 'Friday' });
       noRejections(emulator);
       expect(second.status).toBe('needs-input');
       expect(second.reply).toMatch(/destination: Lisbon.*Shall I go ahead/);

@@ -10,6 +10,7 @@ import {
   type ToolSpec,
 } from '../../spec/index.js';
 import type { CallAssessment, RiskLevel } from '../call-assessment.js';
+import type { TaintState } from '../tool-batch-context.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import type { ToolSet } from '../tool-definition.js';
 
@@ -68,10 +69,26 @@ function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
   }
   if (tool.communicatesExternally && taint?.tainted) {
     trifecta = true;
-    because('taint', `untrusted content from ${taint.sources.join(', ') || 'a tool'} is in the context`);
+    because('taint', `untrusted content from ${describeTaint(taint)} is in the context`);
   }
   const risk = risks[Math.min(risks.length - 1, level + (trifecta ? 1 : 0))] ?? 'critical';
   return { approvalReasons: reasons, grounds, risk, ...(refusal !== undefined ? { refusal } : {}) };
+}
+
+/**
+ * Where the run's untrusted content came from, for the person asked to approve: each call that brought
+ * it, and how content from an earlier turn still reaches the run.
+ */
+function describeTaint(taint: TaintState): string {
+  const origins = taint.origins ?? [];
+  if (origins.length === 0) return taint.sources.join(', ') || 'a tool';
+  return origins
+    .map((o) =>
+      o.via === undefined
+        ? `${o.tool} (call ${o.callId} in this run)`
+        : `${o.tool} (call ${o.callId} of an earlier turn, ${o.turnId}, still in ${o.via})`,
+    )
+    .join('; ');
 }
 
 /** All three capability tags on one tool. */

@@ -3,7 +3,7 @@
  * it (DESIGN.md invariant 11). A call that is only waiting for a person added nothing yet.
  */
 import type { ToolCallResult } from '../../spec/index.js';
-import type { ToolBatchContext } from '../tool-batch-context.js';
+import { addTaintSource, type ToolBatchContext } from '../tool-batch-context.js';
 import type { ToolCallState } from '../tool-call-state.js';
 
 export function markTaint(
@@ -16,7 +16,6 @@ export function markTaint(
   states.forEach((state, index) => {
     const tool = state.tool;
     if (!tool?.receivesUntrustedInput || !state.toolContent || results[index]?.status === 'suspended') return;
-    taint.tainted = true;
-    if (!taint.sources.includes(tool.name)) taint.sources.push(tool.name);
+    addTaintSource(taint, { tool: tool.name, callId: state.request.callId, turnId: context.turnId });
   });
 }

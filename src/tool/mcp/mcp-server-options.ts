@@ -49,10 +49,21 @@ export interface McpSourceOptions {
   connectTimeoutMs?: number;
   /** Whether the server's tools read private data (default true: MCP has no hint for it). */
   accessesPrivateData?: boolean;
+  /**
+   * Whether the server's own description of its tools is believed. `'untrusted'` (the default): its
+   * annotations are ignored and every tool gets the MCP specification's worst-case defaults — not
+   * read-only, destructive, not idempotent, open world, so it receives untrusted input and may
+   * communicate externally. `'trusted'`: the annotations map as `mapMcpAnnotations` describes. Either
+   * way `overrides` set fields per tool (docs/decisions/0068-mcp-annotations-are-untrusted.md).
+   */
+  trust?: McpTrust;
   /** Which tools need approval: destructive ones (default), all, or none. */
   approval?: McpApprovalPolicy;
   /** Per MCP tool name. */
   overrides?: Record<string, McpToolOverride>;
 }
+
+/** Whether an MCP server's annotations are believed (see `McpSourceOptions.trust`). */
+export type McpTrust = 'trusted' | 'untrusted';
 
 export type McpToolsOptions = (McpStdioServer | McpHttpServer) & McpSourceOptions;

@@ -26,8 +26,9 @@ afterAll(async () => {
   await Promise.all(sources.map((s) => s.close()));
 });
 
+/** Connects; these servers are the official ones, so their annotations are believed unless told. */
 async function open(options: Parameters<typeof mcpTools>[0]): Promise<McpToolSource> {
-  const source = await mcpTools(options);
+  const source = await mcpTools({ trust: 'trusted', ...options });
   sources.push(source);
   return source;
 }
@@ -161,11 +162,41 @@ describe('mcpTools with server-everything over stdio', () => {
       command: process.execPath,
       args: [everything, 'stdio'],
       name: 'closing',
+      trust: 'trusted',
     });
     await source.close();
     const [result] = await executeToolBatch([call('echo', { message: 'x' })], contextFor(source.tools));
     expect(result).toMatchObject({ status: 'error', error: { category: 'server_error' } });
     expect(result?.contextText).toContain('The MCP source mcp:closing is closed.');
+  });
+});
+
+describe('mcpTools with a server not configured as trusted', () => {
+  it('ignores its annotations: a read-only, closed-world tool gets the worst-case defaults', async () => {
+    const source = await open({ command: process.execPath, args: [everything, 'stdio'], trust: 'untrusted' });
+    const worstCase = {
+      capability: 'restricted',
+      idempotent: false,
+      parallel: false,
+      receivesUntrustedInput: true,
+      communicatesExternally: true,
+      requiresApproval: true,
+    };
+    expect(byName(source, 'echo')).toMatchObject(worstCase);
+    // An override still vouches for one tool.
+    const vouched = await open({
+      command: process.execPath,
+      args: [everything, 'stdio'],
+      trust: 'untrusted',
+      overrides: { echo: { capability: 'safe', requiresApproval: false } },
+    });
+    expect(byName(vouched, 'echo')).toMatchObject({
+      ...worstCase,
+      capability: 'safe',
+      requiresApproval: false,
+    });
+    const [held] = await executeToolBatch([call('echo', { message: 'hi' })], contextFor(source.tools));
+    expect(held).toMatchObject({ status: 'suspended', kind: 'approval' });
   });
 });
 

@@ -1,9 +1,11 @@
 /**
  * An MCP server as a tool source: `mcpTools` connects (stdio or streamable HTTP), lists the server's
  * tools and returns them as flowstack tools whose idempotency, capability tags and approval come from
- * the MCP annotations (see `mapMcpAnnotations`). Each call goes through the safety pipeline like any
- * tool: the pipeline's timeout reaches the server as a cancellation, an `isError` result becomes a
- * failure result, and a server that died is restarted on the next call.
+ * the MCP annotations (see `mapMcpAnnotations`) when the server is `trust: 'trusted'`, and from the
+ * specification's worst-case defaults otherwise (a server's claims about its own tools are not proof).
+ * Each call goes through the safety pipeline like any tool: the pipeline's timeout reaches the server
+ * as a cancellation, an `isError` result becomes a failure result, and a server that died is restarted
+ * on the next call.
  */
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { messageOfThrown, ToolCallError, ToolSourceError } from '../../errors/index.js';
@@ -11,13 +13,10 @@ import type { JsonSchema } from '../../spec/index.js';
 import { checkToolSpec } from '../internal/check-tool-spec.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import {
-  createMcpConnection,
-  type McpConnection,
-  type McpConnectionStatus,
-} from './internal/mcp-connection.js';
+import { createMcpConnection, type McpConnection } from './internal/mcp-connection.js';
 import { renderMcpContent } from './internal/render-mcp-content.js';
 import { type McpToolHints, mapMcpAnnotations } from './map-mcp-annotations.js';
+import type { McpConnectionStatus } from './mcp-connection-status.js';
 import type { McpToolsOptions } from './mcp-server-options.js';
 
 export interface McpToolSource {
@@ -102,7 +101,9 @@ async function listTools(client: Client, source: string): Promise<ListedTool[]> 
 }
 
 function toTool(entry: ListedTool, options: McpToolsOptions, connection: McpConnection): ToolDefinition {
-  const fields = mapMcpAnnotations(entry.annotations, {
+  // An untrusted server's hints are its own claims: a tool that says it only reads may exfiltrate.
+  const hints = options.trust === 'trusted' ? entry.annotations : undefined;
+  const fields = mapMcpAnnotations(hints, {
     accessesPrivateData: options.accessesPrivateData ?? true,
     approval: options.approval ?? 'destructive',
   });

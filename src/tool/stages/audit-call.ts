@@ -1,9 +1,11 @@
 import { messageOfThrown } from '../../errors/index.js';
-import type { AuditRecord, ToolCallResult } from '../../spec/index.js';
+import type { AuditRecord, StateStore, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import { errorResult, toContextText } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * The audit log (seed 003): every call of a `controlled`, `restricted` or `privileged` tool gets a row
@@ -12,10 +14,19 @@ import { errorResult, toContextText } from '../tool-results.js';
  * a person or a rate limit stops is on record too. A row that cannot be written stops the call: what
  * cannot be audited does not run.
  */
-export async function startAudit(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function startAudit(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const { tool, batch } = state;
   const store = batch.store;
   if (!tool || !store || tool.capability === 'safe') return undefined;
+  return writeAuditStart(state, tool, store);
+}
+
+async function writeAuditStart(
+  state: ToolCallState,
+  tool: ToolDefinition,
+  store: StateStore,
+): Promise<ToolCallResult | undefined> {
+  const { batch } = state;
   const startedAt = batch.clock.now();
   try {
     const id = await store.appendAudit({
@@ -44,13 +55,23 @@ export async function startAudit(state: ToolCallState): Promise<ToolCallResult |
 
 /**
  * Completes the call's audit row: status (a call that never ran because something stopped it is
- * `denied`, one waiting for a person `suspended`), redacted output summary with the simulation, duration.
+ * `denied`, one waiting for a person `suspended`, one answered without running `replayed`), redacted output summary with the simulation, duration.
  */
-export async function completeAudit(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function completeAudit(state: ToolCallState, result: ToolCallResult): StageAnswer<ToolCallResult> {
   const { audit, batch } = state;
   if (!audit || !batch.store) return result;
+  return writeAuditEnd(state, result, audit, batch.store);
+}
+
+async function writeAuditEnd(
+  state: ToolCallState,
+  result: ToolCallResult,
+  audit: NonNullable<ToolCallState['audit']>,
+  store: StateStore,
+): Promise<ToolCallResult> {
+  const { batch } = state;
   try {
-    await batch.store.completeAudit({
+    await store.completeAudit({
       id: audit.id,
       status: auditStatus(state, result),
       outputSummary:
@@ -66,7 +87,8 @@ export async function completeAudit(state: ToolCallState, result: ToolCallResult
 }
 
 function auditStatus(state: ToolCallState, result: ToolCallResult): AuditRecord['status'] {
-  if (result.status === 'success') return 'succeeded';
+  // A success the tool did not produce here (journal, approval, cache, a person) is no second execution.
+  if (result.status === 'success') return state.executed ? 'succeeded' : 'replayed';
   if (result.status === 'suspended') return 'suspended';
   return state.toolContent ? 'failed' : 'denied';
 }

@@ -6,7 +6,7 @@ import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-s
  * result when the run resumes. A blocking tool the model calls again in a run that was already answered
  * gets that answer back instead of asking again (DESIGN.md invariant 6).
  */
-export async function awaitFeedback(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function awaitFeedback(state: ToolCallState): ToolCallResult | undefined {
   const tool = state.tool;
   const blocking = tool?.blocking;
   if (!tool || !blocking) return undefined;

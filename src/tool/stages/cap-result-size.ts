@@ -7,7 +7,7 @@ import { idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
  * back). Runs after redaction, so no cut can split a secret past the redactor. Then appends the
  * anticipatory simulation, if any, so that the cut never removes it.
  */
-export async function capResultSize(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function capResultSize(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const max = state.batch.maxContextChars;
   const text = result.contextText;
   let capped: ToolCallResult = result;

@@ -96,10 +96,16 @@ describe('capability gate and approval stages (through executeToolBatch)', () =>
       context,
     );
     expect(first.map((r) => r.status)).toEqual(['success', 'success']);
-    expect(taint).toEqual({ tainted: true, sources: ['fetch_page'] });
+    expect(taint).toEqual({
+      tainted: true,
+      sources: ['fetch_page'],
+      origins: [{ tool: 'fetch_page', callId: 'c1', turnId: context.turnId }],
+    });
     // In the next step it has: the post waits for a human.
     const [second] = await executeToolBatch([call('post_webhook', { text: 'secrets' }, 'c3')], context);
-    expect(suspended(second).reason).toContain('untrusted content from fetch_page is in the context');
+    expect(suspended(second).reason).toContain(
+      'untrusted content from fetch_page (call c1 in this run) is in the context',
+    );
   });
 
   it('a call refused before the untrusted tool ran does not taint the run', async () => {

@@ -11,7 +11,7 @@ import { errorResult } from '../tool-results.js';
  *   while the tools offered to this run cover all three tags between them; or it communicates
  *   externally after a result from a tool that receives untrusted input entered the context (taint).
  */
-export async function gateCapability(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function gateCapability(state: ToolCallState): ToolCallResult | undefined {
   if (!state.tool) return undefined;
   const { refusal } = assessmentOf(state);
   return refusal === undefined ? undefined : errorResult(state, 'auth_error', refusal, false);

@@ -1,6 +1,8 @@
 import type { JournalEntry, StateStore, ToolCallResult } from '../../spec/index.js';
 import { resultText } from '../result-text.js';
 import { argsHashOf, idempotencyKeyOf, type JournalRow, type ToolCallState } from '../tool-call-state.js';
+import type { ToolDefinition } from '../tool-definition.js';
+import type { StageAnswer } from '../tool-stage.js';
 import { replayEntry } from './replay-journaled.js';
 
 /**
@@ -16,22 +18,38 @@ import { replayEntry } from './replay-journaled.js';
  * when it has its result: a start row would only say that a call that may safely run again had begun
  * (docs/decisions/0046-one-journal-row-per-idempotent-call.md).
  */
-export async function startJournal(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function startJournal(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const { store, clock } = state.batch;
   const tool = state.tool;
   if (!store || (!tool && !state.answer)) return undefined;
   const key = idempotencyKeyOf(state);
-  if (state.answer) {
-    if (!(await store.readJournal(key))) await startRow(state, store);
-    state.journalRow = { key };
-    return undefined;
-  }
+  if (state.answer) return startAnsweredRow(state, store, key);
   if (!tool) return undefined;
   if (tool.idempotent && state.journaled === null && store.journalRecord) {
     // The arguments as called: a tool may change the input object it was given.
     state.journalRow = { key, whole: { argsHash: argsHashOf(state), startedAt: clock.now() } };
     return undefined;
   }
+  return startOrHonourRow(state, store, tool, key);
+}
+
+/** A resumed call (approved, answered): its row is begun unless an earlier attempt began it. */
+async function startAnsweredRow(state: ToolCallState, store: StateStore, key: string): Promise<undefined> {
+  if (!(await store.readJournal(key))) await startRow(state, store);
+  state.journalRow = { key };
+  return undefined;
+}
+
+/**
+ * Begins the call's row, or honours the row already there: a finished one answers the call, and a
+ * started one of a call that must not run twice asks what happened (`reconcileUnknown`).
+ */
+async function startOrHonourRow(
+  state: ToolCallState,
+  store: StateStore,
+  tool: ToolDefinition,
+  key: string,
+): Promise<ToolCallResult | undefined> {
   // The replay stage may have read the entry already in this call (or known there is none).
   let existing =
     state.journaled !== undefined ? (state.journaled ?? undefined) : await store.readJournal(key);
@@ -56,18 +74,19 @@ export async function startJournal(state: ToolCallState): Promise<ToolCallResult
 }
 
 /** Finishes the row `startJournal` began with the call's result (redacted by now, and uncut). */
-export async function finishJournal(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function finishJournal(state: ToolCallState, result: ToolCallResult): StageAnswer<ToolCallResult> {
   const { store, clock } = state.batch;
   const row = state.journalRow;
   if (!store || !row) return result;
   if (row.whole) return recordWhole(state, store, row, result);
-  await store.journalFinish({
-    key: row.key,
-    status: journalStatusOf(result),
-    result: resultText(result),
-    finishedAt: clock.now(),
-  });
-  return result;
+  return store
+    .journalFinish({
+      key: row.key,
+      status: journalStatusOf(result),
+      result: resultText(result),
+      finishedAt: clock.now(),
+    })
+    .then(() => result);
 }
 
 async function startRow(

@@ -6,6 +6,7 @@ import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
 import { errorResult } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /** Used when a batch brings no limiter, so that limits hold across the batches of one process. */
 const processLimiter = createMemoryRateLimiter();
@@ -16,15 +17,23 @@ const processLimiter = createMemoryRateLimiter();
  * (the principal by default). A call over a limit gets a `rate_limit` error saying when to try again;
  * a limiter that cannot answer refuses the call (fails closed).
  */
-export async function limitRate(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function limitRate(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const { tool, batch } = state;
   if (!tool) return undefined;
-  const limiter = batch.rateLimiter ?? processLimiter;
   const scope = batch.rateLimitScope ?? batch.principal ?? '*';
   const levelLimit = levelLimitOf(batch, tool);
   const limits: [string, RateLimitSpec, string][] = [];
   if (tool.rateLimit) limits.push([`tool:${tool.name}:${scope}`, tool.rateLimit, `'${tool.name}'`]);
   if (levelLimit) limits.push([`level:${tool.capability}:${scope}`, levelLimit, `${tool.capability} tools`]);
+  return limits.length === 0 ? undefined : consumeLimits(state, limits);
+}
+
+async function consumeLimits(
+  state: ToolCallState,
+  limits: readonly [key: string, limit: RateLimitSpec, what: string][],
+): Promise<ToolCallResult | undefined> {
+  const { batch } = state;
+  const limiter = batch.rateLimiter ?? processLimiter;
   const now = batch.clock.now();
   for (const [key, limit, what] of limits) {
     let decision: RateLimitDecision;

@@ -9,7 +9,7 @@ import { errorResult } from '../tool-results.js';
  * string holding a JSON object (arguments encoded twice, as some models do) is unwrapped once; any
  * other value that is not an object is a validation error the model can fix.
  */
-export async function parseArguments(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function parseArguments(state: ToolCallState): ToolCallResult | undefined {
   const raw = state.request.input;
   if (typeof raw !== 'string') return refuse(state, 'Arguments must be JSON text.');
   if (raw.length > toolDefaults.maxArgumentChars) {

@@ -8,7 +8,7 @@ import type { ToolCallState } from '../tool-call-state.js';
  * can leave half a secret that no pattern recognises. What a guard answered with (a refusal, a replayed
  * or cached result) was redacted when it was made.
  */
-export async function redactResult(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function redactResult(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   return state.executed ? redactToolResult(result, state.batch.redact) : result;
 }
 

@@ -1,6 +1,7 @@
 import type { JournalEntry, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import { errorResult } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * Answers a call whose result is already journaled (a resumed or repeated batch) with that result,
@@ -9,7 +10,7 @@ import { errorResult } from '../tool-results.js';
  * another call's result. A turn begun in this process under a new id reads only the keys it journaled
  * itself: nothing else can be there (docs/decisions/0038).
  */
-export async function replayJournaled(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function replayJournaled(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const { store, freshJournal, turnId } = state.batch;
   if (!store || !state.tool) return undefined;
   const key = idempotencyKeyOf(state);
@@ -17,10 +18,11 @@ export async function replayJournaled(state: ToolCallState): Promise<ToolCallRes
     state.journaled = null;
     return undefined;
   }
-  const entry = await store.readJournal(key);
-  state.journaled = entry ?? null;
-  if (!entry || entry.status === 'started' || entry.result === undefined) return undefined;
-  return replayEntry(state, entry);
+  return store.readJournal(key).then((entry) => {
+    state.journaled = entry ?? null;
+    if (!entry || entry.status === 'started' || entry.result === undefined) return undefined;
+    return replayEntry(state, entry);
+  });
 }
 
 /**

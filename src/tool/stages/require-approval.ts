@@ -3,6 +3,7 @@ import type { ApprovalState, ToolCallResult } from '../../spec/index.js';
 import { assessmentOf } from '../internal/assess-call.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
 import { approvalRequest, errorResult } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * Holds a call that needs approval (see the capability gate) until a human said yes to exactly this
@@ -12,9 +13,13 @@ import { approvalRequest, errorResult } from '../tool-results.js';
  * suspension (status `suspended`, kind `approval`), which the durability layer saves and resumes.
  * A lookup that fails refuses the call: approval fails closed.
  */
-export async function requireApproval(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function requireApproval(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
+  const { approvalReasons } = assessmentOf(state);
+  return approvalReasons.length === 0 ? undefined : askForApproval(state);
+}
+
+async function askForApproval(state: ToolCallState): Promise<ToolCallResult | undefined> {
   const { approvalReasons, grounds } = assessmentOf(state);
-  if (approvalReasons.length === 0) return undefined;
   const idempotencyKey = idempotencyKeyOf(state);
   const argsHash = argsHashOf(state);
   // The same call, already approved and run or refused in this run, is answered with what it got.

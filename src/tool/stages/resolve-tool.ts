@@ -6,7 +6,7 @@ import { displayName, errorResult } from '../tool-results.js';
  * Finds the named tool among those offered to this run; an unknown name is never executed. The
  * lookup is a `Map`, so `__proto__` or `constructor` are unknown names like any other.
  */
-export async function resolveTool(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function resolveTool(state: ToolCallState): ToolCallResult | undefined {
   const tool = state.batch.tools.get(state.request.toolName);
   if (tool) {
     state.tool = tool;

@@ -2,7 +2,7 @@ import type { ToolCallResult, ToolError } from '../../spec/index.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import type { Execute } from '../tool-stage.js';
+import type { Execute, StageAnswer } from '../tool-stage.js';
 
 /**
  * Runs a failed call again, with exponential backoff on the batch's clock (1 s, 2 s, 4 s … at most
@@ -12,13 +12,22 @@ import type { Execute } from '../tool-stage.js';
  * non-idempotent call is never run again. The same idempotency key is used for every attempt.
  * Cancelling the batch ends the wait.
  */
-export async function retryCall(
+export function retryCall(
   state: ToolCallState,
   first: ToolCallResult,
   execute: Execute,
-): Promise<ToolCallResult> {
+): StageAnswer<ToolCallResult> {
   const tool = state.tool;
   if (!state.executed || !tool || first.status !== 'error' || !mayRetry(tool, first.error)) return first;
+  return retryWhileAllowed(state, tool, first, execute);
+}
+
+async function retryWhileAllowed(
+  state: ToolCallState,
+  tool: ToolDefinition,
+  first: ToolCallResult,
+  execute: Execute,
+): Promise<ToolCallResult> {
   const { clock, signal, retry } = state.batch;
   const base = retry?.baseDelayMs ?? toolDefaults.retryBaseDelayMs;
   const max = retry?.maxDelayMs ?? toolDefaults.retryMaxDelayMs;

@@ -1,5 +1,6 @@
-import type { ToolCallResult } from '../../spec/index.js';
+import type { SimulationCache, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, type ToolCallState } from '../tool-call-state.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * Reuses a recent success of an idempotent tool that declares `cacheTtlMs`, for the same arguments and
@@ -8,10 +9,14 @@ import { argsHashOf, type ToolCallState } from '../tool-call-state.js';
  * cached (by `cacheResult`, after the call) is the redacted, uncut result; without a `resultCache` in
  * the batch nothing is cached.
  */
-export async function reuseCachedResult(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function reuseCachedResult(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const cache = state.batch.resultCache;
   const tool = state.tool;
   if (!cache || !tool?.idempotent || !tool.cacheTtlMs) return undefined;
+  return readCache(state, cache);
+}
+
+async function readCache(state: ToolCallState, cache: SimulationCache): Promise<ToolCallResult | undefined> {
   const key = cacheKeyOf(state);
   const hit = await cache.get(key).catch(() => undefined);
   if (hit !== undefined) {
@@ -28,13 +33,15 @@ export async function reuseCachedResult(state: ToolCallState): Promise<ToolCallR
 }
 
 /** Caches a success of a call that `reuseCachedResult` missed, without its simulation or stored ref. */
-export async function cacheResult(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function cacheResult(state: ToolCallState, result: ToolCallResult): StageAnswer<ToolCallResult> {
   const cache = state.batch.resultCache;
   const ttl = state.tool?.cacheTtlMs;
   if (state.cacheKey === undefined || !cache || !ttl || result.status !== 'success') return result;
   const { simulation: _simulation, outputRef: _outputRef, ...kept } = result;
-  await cache.set(state.cacheKey, JSON.stringify(kept), ttl).catch(() => undefined);
-  return result;
+  return cache.set(state.cacheKey, JSON.stringify(kept), ttl).then(
+    () => result,
+    () => result,
+  );
 }
 
 function cacheKeyOf(state: ToolCallState): string {

@@ -2,6 +2,7 @@ import type { ToolCallResult } from '../../spec/index.js';
 import { runWithinDeadline } from '../../util/index.js';
 import type { ToolCallState } from '../tool-call-state.js';
 import { toolDefaults } from '../tool-defaults.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 const maxSimulationChars = 1_000;
 
@@ -11,7 +12,7 @@ const maxSimulationChars = 1_000;
  * arguments, bounded by `simulationTimeoutMs`; a slow or failing simulator is ignored. The prediction
  * is attached to the result (`attachSimulation`) and shown to the model after the result.
  */
-export async function startSimulation(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function startSimulation(state: ToolCallState): ToolCallResult | undefined {
   const level = state.tool?.capability;
   if (state.batch.simulate && (level === 'restricted' || level === 'privileged'))
     state.simulation = predict(state);
@@ -19,12 +20,17 @@ export async function startSimulation(state: ToolCallState): Promise<ToolCallRes
 }
 
 /** Attaches the call's prediction, redacted and bounded, to its result (not to a suspension). */
-export async function attachSimulation(
+export function attachSimulation(state: ToolCallState, result: ToolCallResult): StageAnswer<ToolCallResult> {
+  const simulation = state.simulation;
+  return simulation ? withSimulation(state, result, simulation) : result;
+}
+
+async function withSimulation(
   state: ToolCallState,
   result: ToolCallResult,
+  simulation: Promise<string | undefined>,
 ): Promise<ToolCallResult> {
-  if (!state.simulation) return result;
-  const prediction = await state.simulation;
+  const prediction = await simulation;
   if (prediction === undefined || result.status === 'suspended') return result;
   const text = state.batch.redact.text(prediction);
   return {

@@ -8,7 +8,9 @@ import {
 import { FileSnapshotError, messageOfThrown } from '../../errors/index.js';
 import type { FileSnapshotRecord, ToolCallResult } from '../../spec/index.js';
 import { argsHashOf, idempotencyKeyOf, type ToolCallState } from '../tool-call-state.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import { errorResult } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * State consistency (seed 004, DESIGN.md §6): before a tool that declares the files it changes
@@ -17,9 +19,16 @@ import { errorResult } from '../tool-results.js';
  * never snapshots again, and before the retries, so the snapshot is of before the first attempt. A path
  * outside the allowed root refuses the call before it runs. After the call, `settleFileChanges`.
  */
-export async function snapshotFiles(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function snapshotFiles(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const tool = state.tool;
-  if (!tool?.touches) return undefined;
+  return tool?.touches ? takeSnapshot(state, tool, tool.touches) : undefined;
+}
+
+async function takeSnapshot(
+  state: ToolCallState,
+  tool: ToolDefinition,
+  touches: NonNullable<ToolDefinition['touches']>,
+): Promise<ToolCallResult | undefined> {
   const { files, threadId, turnId, clock } = state.batch;
   if (!files)
     return errorResult(
@@ -36,7 +45,7 @@ export async function snapshotFiles(state: ToolCallState): Promise<ToolCallResul
       callId: state.request.callId,
       toolName: tool.name,
       idempotencyKey: idempotencyKeyOf(state),
-      paths: selectTouchedPaths(tool.touches, state.input),
+      paths: selectTouchedPaths(touches, state.input),
       now: clock.now(),
     });
     return undefined;
@@ -58,13 +67,20 @@ export async function snapshotFiles(state: ToolCallState): Promise<ToolCallResul
  * back, keep, or continue — carrying the snapshot id and the error; a failure that changed nothing is
  * just the error.
  */
-export async function settleFileChanges(
-  state: ToolCallState,
-  result: ToolCallResult,
-): Promise<ToolCallResult> {
+export function settleFileChanges(state: ToolCallState, result: ToolCallResult): StageAnswer<ToolCallResult> {
   const record = state.fileSnapshot;
-  const { files, threadId, clock } = state.batch;
+  const files = state.batch.files;
   if (!record || !files || result.status === 'suspended') return result;
+  return recordFileOutcome(state, result, record, files);
+}
+
+async function recordFileOutcome(
+  state: ToolCallState,
+  result: Exclude<ToolCallResult, { status: 'suspended' }>,
+  record: FileSnapshotRecord,
+  files: NonNullable<ToolCallState['batch']['files']>,
+): Promise<ToolCallResult> {
+  const { threadId, clock } = state.batch;
   // The status is a note for people: failing to write it must not turn the call's own result into an
   // error (a call that ran is never reported as not run). The snapshot then stays `taken`.
   const append = async (status: 'committed' | 'failed') => {

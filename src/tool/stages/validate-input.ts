@@ -1,14 +1,16 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import type { ToolCallState } from '../tool-call-state.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import { errorResult } from '../tool-results.js';
+import type { StageAnswer } from '../tool-stage.js';
 
 /**
  * Checks the parsed arguments against the tool's input schema (Ajv), then with the tool's own parser when
  * it has one (a Zod schema: refinements, transforms, defaults), and lists the problems (up to ten). The
  * parser's output is what the tool receives.
  */
-export async function validateInput(state: ToolCallState): Promise<ToolCallResult | undefined> {
+export function validateInput(state: ToolCallState): StageAnswer<ToolCallResult | undefined> {
   const tool = state.tool;
   if (!tool) return undefined;
   const verdict = compileSchema(tool.inputSchema)(state.input);
@@ -17,7 +19,15 @@ export async function validateInput(state: ToolCallState): Promise<ToolCallResul
     state.toolInput = state.input;
     return undefined;
   }
-  const parsed = await tool.parseInput(state.input);
+  return parseWithSchema(state, tool.parseInput);
+}
+
+/** The schema's own parser (refinements, transforms, defaults) may be asynchronous. */
+async function parseWithSchema(
+  state: ToolCallState,
+  parseInput: NonNullable<ToolDefinition['parseInput']>,
+): Promise<ToolCallResult | undefined> {
+  const parsed = await parseInput(state.input);
   if (!parsed.valid) return refuse(state, parsed.problems);
   state.toolInput = parsed.value;
   return undefined;

@@ -8,7 +8,7 @@ import { errorResult } from '../tool-results.js';
  * that breaks it is a `server_error` (not retried: the tool answered, wrongly) listing the problems.
  * A result reused from the journal or the cache was checked when the tool gave it.
  */
-export async function validateOutput(state: ToolCallState, result: ToolCallResult): Promise<ToolCallResult> {
+export function validateOutput(state: ToolCallState, result: ToolCallResult): ToolCallResult {
   const schema = state.tool?.outputSchema;
   if (!state.executed || result.status !== 'success' || schema === undefined) return result;
   const verdict = compileSchema(schema)(result.output);

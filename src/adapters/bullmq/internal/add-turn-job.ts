@@ -4,6 +4,7 @@
  * client retry, a scheduled job redelivered) yields one job.
  */
 import type { Queue } from 'bullmq';
+import { InputError } from '../../../errors/index.js';
 import type { EnqueuedTurn, TurnJobData, TurnRequest } from '../turn-job.js';
 import { jobIdOf } from './job-id-of.js';
 import type { ThreadOrder } from './thread-order.js';
@@ -17,6 +18,14 @@ export async function addTurnJob(options: {
 }): Promise<EnqueuedTurn> {
   const { queue, order, request } = options;
   const jobId = jobIdOf(request.requestId);
+  // The queue keeps the first job of a request id and would answer its result to another message sent
+  // under the same id; such a reused id is refused, as the agent refuses it (ADR 0065).
+  const existing = (await queue.getJob(jobId))?.data as Partial<TurnJobData> | undefined;
+  if (existing?.kind === 'turn' && existing.text !== request.text)
+    throw new InputError({
+      reason: 'request_reused',
+      message: `The request id '${request.requestId}' was already used for another message; send a new id for a new message.`,
+    });
   const seq = await order.assign({
     threadId: request.threadId,
     requestId: request.requestId,

@@ -6,16 +6,9 @@
  */
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { messageOfThrown, ToolSourceError } from '../../../errors/index.js';
+import { ConfigurationError, messageOfThrown, ToolSourceError } from '../../../errors/index.js';
+import type { McpConnectionStatus } from '../mcp-connection-status.js';
 import type { McpToolsOptions } from '../mcp-server-options.js';
-
-export interface McpConnectionStatus {
-  connected: boolean;
-  /** The server process of a stdio source, while connected. */
-  pid: number | undefined;
-  /** Connections made so far (2 after one reconnect). */
-  connects: number;
-}
 
 export interface McpConnection {
   readonly source: string;
@@ -39,11 +32,7 @@ export function createMcpConnection(options: McpToolsOptions): McpConnection {
   let closed = false;
 
   async function connect(): Promise<Client> {
-    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
-      import('@modelcontextprotocol/sdk/client/index.js'),
-      import('@modelcontextprotocol/sdk/client/stdio.js'),
-      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
-    ]);
+    const { Client, StdioClientTransport, StreamableHTTPClientTransport } = await loadMcpSdk();
     let stderr = '';
     let pid: () => number | undefined = () => undefined;
     const transport =
@@ -118,6 +107,32 @@ export function createMcpConnection(options: McpToolsOptions): McpConnection {
       await client?.close().catch(() => undefined);
     },
   };
+}
+
+/**
+ * The MCP SDK is an optional peer (it brings an HTTP server framework with it): loaded on the first
+ * connection, and when it is not installed the error says what to install.
+ */
+async function loadMcpSdk() {
+  try {
+    const [{ Client }, { StdioClientTransport }, { StreamableHTTPClientTransport }] = await Promise.all([
+      import('@modelcontextprotocol/sdk/client/index.js'),
+      import('@modelcontextprotocol/sdk/client/stdio.js'),
+      import('@modelcontextprotocol/sdk/client/streamableHttp.js'),
+    ]);
+    return { Client, StdioClientTransport, StreamableHTTPClientTransport };
+  } catch (error) {
+    const { code, message } = (error ?? {}) as { code?: unknown; message?: unknown };
+    const missing =
+      (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') &&
+      String(message).includes('@modelcontextprotocol/sdk');
+    if (!missing) throw error;
+    throw new ConfigurationError({
+      message:
+        '@modelcontextprotocol/sdk is not installed: install it to use MCP tools (npm install @modelcontextprotocol/sdk).',
+      cause: error,
+    });
+  }
 }
 
 function defaultName(options: McpToolsOptions): string {
