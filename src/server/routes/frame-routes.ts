@@ -12,11 +12,9 @@ import { findOwnedThread } from '../thread-access.js';
 
 export function registerFrameRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
   app.get('/v1/threads/:threadId/frames', async (c) => {
-    const threadId = c.req.param('threadId');
-    const invalid = checkThreadId(threadId);
-    if (invalid) return invalid;
-    if ((await checkThreadAccess(context, threadId, c.get('principal'))) !== 'owned')
-      return threadNotFound(threadId);
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
     const frames: Array<{ turnId: string; frame: unknown }> = [];
     for (const row of await context.agent.store.readHistory(threadId)) {
       if (row.kind !== 'frame') continue;

@@ -329,7 +329,12 @@ async function send(text) {
     headers: turnHeaders,
   });
   if (fresh && state.threadId === threadId) {
-    follow(threadId, accepted.afterId ?? 0);
+    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id it
+    // answers with from now on, as the thread list names it.
+    const known = accepted.threadId ?? threadId;
+    state.threadId = known;
+    history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(known)}`);
+    follow(known, accepted.afterId ?? 0);
     await loadThreads();
   }
 }
