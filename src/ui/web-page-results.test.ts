@@ -264,6 +264,8 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await page.waitForSelector('.message.assistant:not(.live):nth-child(4) >> text=arrive on the page.');
     expect(await page.locator('.message.live').count()).toBe(0);
     expect(await page.locator('.message').count()).toBe(4);
+    // The reply is said once: no text frame repeats it under the bubble.
+    expect(await page.locator('.message .frame').count()).toBe(0);
 
     await say(page, 'do the slow thing');
     await page.waitForSelector('#status >> text=Running wait for stop…');

@@ -253,12 +253,18 @@ function renderConversation() {
   });
 }
 
-/** The elements of a turn's frames, made once each so a table keeps its sorting and loaded pages. */
-function framesOfTurn(turnId) {
+/**
+ * The elements of a turn's frames, made once each so a table keeps its sorting and loaded pages. A text
+ * frame that says what the reply already says is not shown twice.
+ */
+function framesOfTurn(turnId, replyText = '') {
   const threadId = state.threadId;
   return state.frames
     .map((entry, index) => ({ ...entry, key: `${entry.turnId}:${index}` }))
     .filter((entry) => entry.turnId === turnId)
+    .filter(
+      ({ frame }) => frame.displayType !== 'text' || !replyText.includes(String(frame.data ?? '').trim()),
+    )
     .map(({ frame, key }) => {
       let view = state.frameViews.get(key);
       if (!view) {

@@ -36,7 +36,10 @@ export function renderThreads(list, threads, currentId, onSelect) {
 export function renderMessages(list, messages, options = {}) {
   const { pendingText, liveText, frameViews } = options;
   const items = messages.map((message) => {
-    const views = message.role === 'assistant' && message.turnId ? (frameViews?.(message.turnId) ?? []) : [];
+    const views =
+      message.role === 'assistant' && message.turnId
+        ? (frameViews?.(message.turnId, message.text) ?? [])
+        : [];
     return element(
       'li',
       { class: `message ${message.role}`, 'data-role': message.role, 'data-turn': message.turnId },
