@@ -45,6 +45,11 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
     });
     expect(resolveAmbiguity({ pending, text: 'units or revenue', spec: chart, flow }).kind).toBe('invalid');
     expect(resolveAmbiguity({ pending, text: 'revenues', spec: chart, flow }).kind).toBe('invalid');
+    // A longer message that happens to name an option says something else.
+    expect(
+      resolveAmbiguity({ pending, text: 'what was the revenue of the shop last year?', spec: chart, flow })
+        .kind,
+    ).toBe('invalid');
     expect(resolveAmbiguity({ pending, text: 'profit', spec: chart, flow })).toMatchObject({
       kind: 'invalid',
       question: {

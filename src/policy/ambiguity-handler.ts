@@ -140,8 +140,12 @@ export function readConfirmation(
   return reading.reason ? { answer: 'no', reason: reading.reason } : { answer: 'no' };
 }
 
-/** The one option of the slot that the answer names as a word or phrase; undefined for none or several. */
+/**
+ * The one option of the slot that a short answer names as a word or phrase ("by month", "month please");
+ * undefined for none or several, and for a longer message, which says something else and is routed.
+ */
 function namedOption(slot: SlotSpec, text: string): string | undefined {
+  if (text.trim().split(/\s+/).length > maxOptionAnswerWords) return undefined;
   const options = slot.options ?? slot.entities ?? [];
   const named = options.filter((option) => {
     const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
@@ -149,6 +153,9 @@ function namedOption(slot: SlotSpec, text: string): string | undefined {
   });
   return named.length === 1 ? named[0] : undefined;
 }
+
+/** "by the month, please": an answer that names an option is a few words at most. */
+const maxOptionAnswerWords = 4;
 
 function constrained(slot: SlotSpec): number {
   return ['number', 'date', 'category', 'range', 'entity'].includes(slot.type) ? 1 : 0;
