@@ -319,7 +319,7 @@ async function send(text) {
   const fresh = !state.threadId;
   if (fresh) {
     // A new chat gets its id here, so that its events can be followed from the first one.
-    const threadId = `chat-${crypto.randomUUID()}`;
+    const threadId = newThreadId();
     resetThreadView(threadId);
     history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
   }
@@ -343,6 +343,12 @@ async function send(text) {
     follow(known, accepted.afterId ?? 0);
     await loadThreads();
   }
+}
+
+/** A new chat's id; `getRandomValues` also works where `randomUUID` does not (plain http on a LAN). */
+function newThreadId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `chat-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
 }
 
 async function stop() {
