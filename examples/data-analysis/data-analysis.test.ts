@@ -129,4 +129,16 @@ describe('the data-analysis example', () => {
     expect(JSON.stringify(model.calls.at(-1)?.prompt.at(-1))).toContain('characters omitted');
     await example.agent.close();
   });
+
+  it('answers "by month" to "by region, product or month?" with the monthly chart', async () => {
+    const { example } = setup();
+    const send = (text: string) => example.agent.send({ threadId: 'grouping', text });
+    const asked = await send('chart revenue');
+    expect(asked.reply).toBe('How should I group it, by region, product or month?');
+    const chart = await send('by month');
+    expect(chart.status).toBe('completed');
+    expect(chart.reply).toContain('revenue by month');
+    expect(chart.frames[0]).toMatchObject({ displayType: 'chart', chartType: 'bar' });
+    await example.agent.close();
+  });
 });

@@ -11,6 +11,8 @@ import { createScriptedModel, type ScriptedModel, type ScriptStepOutput } from '
 export function createDataAnalysisDemoModel(): ScriptedModel {
   return createScriptedModel({
     modelId: 'data-analysis-demo',
+    // It serves `flowstack serve` for as long as the process runs: a record of the latest calls only.
+    keepCalls: 100,
     steps: [
       { label: 'route', match: { phase: 'predict' }, repeat: true, respond: route },
       {

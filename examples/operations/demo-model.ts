@@ -8,6 +8,8 @@ import { createScriptedModel, type ScriptedModel, type ScriptStepOutput } from '
 export function createOperationsDemoModel(): ScriptedModel {
   return createScriptedModel({
     modelId: 'operations-demo',
+    // It serves `flowstack serve` for as long as the process runs: a record of the latest calls only.
+    keepCalls: 100,
     steps: [
       {
         label: 'route',

@@ -32,6 +32,8 @@ describe('the operations example on the official MCP filesystem server (stdio)',
     const asked = await send('set log_level to debug in config/service.yaml');
     expect(asked.status).toBe('needs-input');
     expect(asked.reply).toContain('Shall I go ahead?');
+    // The values to confirm read as words, not as `setting = log_level, value = debug`.
+    expect(asked.reply).toContain('(setting: log_level, value: debug, path: config/service.yaml)');
     const config = join(example.workspace, 'config/service.yaml');
     expect(readFileSync(config, 'utf8')).toBe(workspaceFiles['config/service.yaml']);
 

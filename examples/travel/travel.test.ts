@@ -54,6 +54,17 @@ describe('the travel example on its scripted demo model', () => {
     const refused = await example.agent.send({ threadId: 'no', text: 'no' });
     expect(refused.status).not.toBe('suspended');
     expect(example.bookings).toEqual([]);
+    // The no is answered as a decision, not as an error.
+    expect(refused.reply).toBe('OK, I did not book it.');
+    const again = await example.agent.send({ threadId: 'no-why', text: 'book TP1351 for Ada Lovelace' });
+    const suspensionId = again.suspensions?.[0]?.id ?? '';
+    const withReason = await example.agent.resume({
+      threadId: 'no-why',
+      suspensionId,
+      feedback: { decision: 'reject', reason: 'too expensive' },
+    });
+    expect(withReason.reply).toBe('OK, I did not book it (too expensive).');
+    expect(withReason.reply).not.toMatch(/auth_error|could not finish|Do not try/);
   });
 
   it('says what it can do when nothing fits', async () => {

@@ -16,6 +16,9 @@ import { streamTurn } from './stream-turn.js';
 import { readThreadView, rollbackThread } from './thread-views.js';
 
 /**
+ * Makes an agent from a model, its flows and its tools: `send` runs a turn of a thread, `resume` answers
+ * a question a turn left open, `stream` yields a turn as it happens; every turn is saved in the store.
+ *
  * @example
  * const agent = createAgent({ model, flows: [bookTrip], tools: [findFlights, bookFlight] });
  * const turn = await agent.send({ threadId: 'thread-1', text: 'Book me a flight to Lisbon' });

@@ -160,7 +160,7 @@ describe('PEX pre-hook checks, through agent.send', () => {
     const asked = await agent.send({ threadId: 'c7', text: 'email it to ada@example.com' });
     expect(asked.pending).toMatchObject({ kind: 'confirmation', level: 'confirmation' });
     expect(asked.reply).toBe(
-      'This will email the weather report with to = ada@example.com. Shall I go ahead? (yes/no)',
+      'This will email the weather report (to: ada@example.com). Shall I go ahead? (yes/no)',
     );
     expect(asked.observations.find((o) => o.type === 'clarification')?.data.gated).toEqual(['email_report']);
     const declined = await agent.send({ threadId: 'c7', text: 'no' });

@@ -83,8 +83,8 @@ describe('flowstack command line', () => {
     const run = fakeIo({ interactive: true });
     await runCli(['run', 'travel', 'flights to Paris on 2026-12-05', '--db', db(), '--json'], run.io);
     const progress = run.err.join('');
-    expect(progress).toContain('Running find_flights…');
-    expect(progress).toContain('Thinking (search_flights)…');
+    expect(progress).toContain('Running find flights…');
+    expect(progress).toContain('Thinking (search flights)…');
     expect(run.out.join('')).not.toContain('Running');
     expect(JSON.parse(run.out[0] as string).status).toBe('completed');
   });
@@ -116,7 +116,7 @@ describe('flowstack command line', () => {
     const text = show.out.join('\n');
     expect(text).toContain('you  > book TP1351 for Ada Lovelace');
     expect(text).toContain('Flow stack: empty');
-    expect(text).toMatch(/▾ Flow book_flight\n\s+- push book_flight #\d+\n\s+- call book_flight #\d+/);
+    expect(text).toMatch(/▾ Book flight\n\s+- Started book flight #\d+\n\s+- Called book flight #\d+/);
   });
 
   it('says plainly when a thread, an example or a capability is missing, with its exit code', async () => {

@@ -38,7 +38,7 @@ describe('the decision layer routes fast-path inputs with zero model calls', () 
       ['Cancel', 'Cancelled: tell the weather in a city.'],
       [
         'email it to ada@example.com',
-        'This will email the weather report with to = ada@example.com. Shall I go ahead? (yes/no)',
+        'This will email the weather report (to: ada@example.com). Shall I go ahead? (yes/no)',
       ],
       ['no', 'All right, I will not email the weather report.'],
       ['report', 'Please tell me the city or the region.'],

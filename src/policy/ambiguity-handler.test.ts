@@ -38,6 +38,18 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
       kind: 'fill',
       slots: { measure: 'revenue' },
     });
+    // An answer that names one option in a phrase is that option; one that names two is asked again.
+    expect(resolveAmbiguity({ pending, text: 'by revenue, please', spec: chart, flow })).toEqual({
+      kind: 'fill',
+      slots: { measure: 'revenue' },
+    });
+    expect(resolveAmbiguity({ pending, text: 'units or revenue', spec: chart, flow }).kind).toBe('invalid');
+    expect(resolveAmbiguity({ pending, text: 'revenues', spec: chart, flow }).kind).toBe('invalid');
+    // A longer message that happens to name an option says something else.
+    expect(
+      resolveAmbiguity({ pending, text: 'what was the revenue of the shop last year?', spec: chart, flow })
+        .kind,
+    ).toBe('invalid');
     expect(resolveAmbiguity({ pending, text: 'profit', spec: chart, flow })).toMatchObject({
       kind: 'invalid',
       question: {
@@ -66,9 +78,7 @@ describe('the ambiguity handler: declare, ask, resolve', () => {
       flow: chart.create({ id: 'f2', slots: { measure: 'units' } }),
       spec: chart,
     });
-    expect(pending.question).toBe(
-      'This will chart the sales with measure = units. Shall I go ahead? (yes/no)',
-    );
+    expect(pending.question).toBe('This will chart the sales (measure: units). Shall I go ahead? (yes/no)');
     expect(resolveAmbiguity({ pending, text: 'yes please', spec: chart, flow })).toEqual({
       kind: 'confirmed',
     });

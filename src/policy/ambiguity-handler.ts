@@ -55,8 +55,9 @@ export function declareAmbiguity(declaration: AmbiguityDeclaration): PendingQues
     case 'confirmation': {
       const values = declaration.spec.slots
         .filter((s) => flow.slots[s.name] !== undefined)
-        .map((s) => `${s.name} = ${format(flow.slots[s.name])}`);
-      const detail = values.length > 0 ? ` with ${values.join(', ')}` : '';
+        // Each value under its slot's name in words ("flight id: TP1351"), as a person would write it.
+        .map((s) => `${s.name.replace(/_/g, ' ')}: ${format(flow.slots[s.name])}`);
+      const detail = values.length > 0 ? ` (${values.join(', ')})` : '';
       return {
         kind: 'confirmation',
         flowId: flow.id,
@@ -104,6 +105,10 @@ export function resolveAmbiguity(options: {
   for (const candidate of ordered) {
     const check = checkSlotValue(candidate, text);
     if (check.ok) return { kind: 'fill', slots: { [candidate.name]: check.value } };
+    // "By month" answers "by region, product or month?": the one option the answer names is the value.
+    const named = namedOption(candidate, text);
+    const again = named === undefined ? undefined : checkSlotValue(candidate, named);
+    if (again?.ok) return { kind: 'fill', slots: { [candidate.name]: again.value } };
   }
   const check = checkSlotValue(slot, text);
   return {
@@ -134,6 +139,23 @@ export function readConfirmation(
   if (reading.answer === 'yes') return { answer: 'yes' };
   return reading.reason ? { answer: 'no', reason: reading.reason } : { answer: 'no' };
 }
+
+/**
+ * The one option of the slot that a short answer names as a word or phrase ("by month", "month please");
+ * undefined for none or several, and for a longer message, which says something else and is routed.
+ */
+function namedOption(slot: SlotSpec, text: string): string | undefined {
+  if (text.trim().split(/\s+/).length > maxOptionAnswerWords) return undefined;
+  const options = slot.options ?? slot.entities ?? [];
+  const named = options.filter((option) => {
+    const escaped = option.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+    return new RegExp(`(^|[^\\p{L}\\p{N}])${escaped}($|[^\\p{L}\\p{N}])`, 'iu').test(text);
+  });
+  return named.length === 1 ? named[0] : undefined;
+}
+
+/** "by the month, please": an answer that names an option is a few words at most. */
+const maxOptionAnswerWords = 4;
 
 function constrained(slot: SlotSpec): number {
   return ['number', 'date', 'category', 'range', 'entity'].includes(slot.type) ? 1 : 0;

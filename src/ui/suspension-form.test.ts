@@ -33,3 +33,19 @@ describe("the page's answers to the runtime's questions", () => {
     expect(readAnswer({ kind: 'rollback' }, 'undo', null)).toEqual({ error: 'Pick one of the choices.' });
   });
 });
+
+describe('rejecting an approval on the page', () => {
+  const suspension = { kind: 'approval', toolName: 'book_flight', input: { flight_id: 'TP1351' } };
+  const formWith = (reason: string) =>
+    ({ querySelector: () => ({ value: reason }) }) as unknown as HTMLFormElement;
+
+  it('needs no reason, as the API needs none', () => {
+    expect(readAnswer(suspension, 'reject', formWith('  '))).toEqual({ feedback: { decision: 'reject' } });
+  });
+
+  it('sends the reason when one is given', () => {
+    expect(readAnswer(suspension, 'reject', formWith('too dear'))).toEqual({
+      feedback: { decision: 'reject', reason: 'too dear' },
+    });
+  });
+});

@@ -23,6 +23,7 @@ export const uiAssetNames = [
   'app.js',
   'api.js',
   'render.js',
+  'frames.js',
   'event-tree.js',
   'plan-state.js',
   'suspension-form.js',

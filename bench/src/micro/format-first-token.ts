@@ -20,7 +20,7 @@ export function formatFirstToken(reports: readonly FirstTokenReport[]): string {
       `read. Each process warms up with ${job.warmupTurns} turns and measures ${job.turns}, each on a new ` +
       `thread; ${reports.length} process${reports.length === 1 ? '' : 'es'}` +
       `${reports.length > 1 ? ', median of their figures (lowest and highest in brackets)' : ''}. ` +
-      'The target (issue 30) is 5 ms.',
+      'The target is 5 ms.',
     '',
     '| measure | p50 | p99 |',
     '| --- | --- | --- |',

@@ -3,6 +3,7 @@
  * works and the plan's progress when there is a plan. An empty line or end of input ends it.
  */
 import { createInterface } from 'node:readline/promises';
+import type { TurnResult } from '../../agent/index.js';
 import { FlowstackError } from '../../errors/index.js';
 import type { CliIo } from '../cli-io.js';
 import type { CliArgs } from '../cli-options.js';
@@ -32,16 +33,18 @@ export async function chatCommand(
       const text = next.done ? '' : String(next.value);
       if (text.trim() === '') return exitCodes.ok;
       const view = startLiveView(example.agent, io, threadId);
+      let turn: TurnResult | undefined;
       try {
-        printTurn(io, await example.agent.send({ threadId, text, principal }), {
-          json: args.values.json === true,
-        });
+        turn = await example.agent.send({ threadId, text, principal });
       } catch (error) {
         if (!FlowstackError.isInstance(error)) throw error;
+        view.stop();
         io.err(`error: ${error.message}`);
       } finally {
+        // The spinner's line is cleared before the reply, so nothing of it is left in front of "agent>".
         view.stop();
       }
+      if (turn) printTurn(io, turn, { json: args.values.json === true });
     }
   } finally {
     rl.close();

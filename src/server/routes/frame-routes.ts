@@ -1,6 +1,8 @@
 /**
- * Display frames' further pages: a frame keeps its first page of rows and a `tableId`; the rest of the
- * rows are stored with the thread and read here one page at a time, page 1 being the frame's own.
+ * Display frames: the thread's frames, each with the turn that made it (a page shows them beside that
+ * turn's reply, and again after a reload); and their further pages — a frame keeps its first page of
+ * rows and a `tableId`; the rest of the rows are stored with the thread and read here one page at a
+ * time, page 1 being the frame's own.
  */
 import type { Hono } from 'hono';
 import { defaultFramePageRows, readTablePage } from '../../respond/index.js';
@@ -9,6 +11,20 @@ import type { ServerContext, ServerEnv } from '../server-types.js';
 import { findOwnedThread } from '../thread-access.js';
 
 export function registerFrameRoutes(app: Hono<ServerEnv>, context: ServerContext): void {
+  app.get('/v1/threads/:threadId/frames', async (c) => {
+    const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
+    if (!owned.ok) return owned.response;
+    const { threadId } = owned;
+    const frames: Array<{ turnId: string; frame: unknown }> = [];
+    for (const row of await context.agent.store.readHistory(threadId)) {
+      if (row.kind !== 'frame') continue;
+      // The stored row holds every row of a large table too: the list gives the frame (its first page).
+      const { frame } = JSON.parse(row.data) as { frame?: unknown };
+      if (frame !== undefined) frames.push({ turnId: row.turnId, frame });
+    }
+    return c.json({ frames });
+  });
+
   app.get('/v1/threads/:threadId/frames/:tableId', async (c) => {
     const owned = await findOwnedThread(context, c.req.param('threadId'), c.get('principal'));
     if (!owned.ok) return owned.response;

@@ -15,6 +15,7 @@ import {
 } from '../idempotency-key.js';
 import { readJsonBody } from '../internal/read-json-body.js';
 import { readResumeId } from '../internal/sse-observations.js';
+import { readThreadTitle } from '../internal/thread-title.js';
 import { problem, problemResponse } from '../problem-details.js';
 import { respondWithTurn } from '../respond-with-turn.js';
 import type { ServerContext, ServerEnv } from '../server-types.js';
@@ -27,9 +28,11 @@ export function registerThreadRoutes(app: Hono<ServerEnv>, context: ServerContex
     const limit = readLimit(c.req.query('limit'), 100);
     if (limit === undefined) return badLimit();
     const threads = await context.agent.store.listThreads({ principal: c.get('principal'), limit });
+    const titles = await Promise.all(threads.map((t) => readThreadTitle(context.agent.store, t.threadId)));
     return c.json({
-      threads: threads.map(({ threadId, version, createdAt, updatedAt }) => ({
+      threads: threads.map(({ threadId, version, createdAt, updatedAt }, index) => ({
         threadId,
+        ...(titles[index] !== undefined ? { title: titles[index] } : {}),
         version,
         createdAt,
         updatedAt,

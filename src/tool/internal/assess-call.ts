@@ -30,6 +30,14 @@ export function assessmentOf(state: ToolCallState): CallAssessment {
   return assessment;
 }
 
+/** Why a call of each level waits for a person, as the person reads it in the approval prompt. */
+const levelInWords: Record<string, string> = {
+  safe: 'it only reads',
+  controlled: 'it changes something',
+  restricted: 'it commits you to something',
+  privileged: 'it has wide powers over the system',
+};
+
 function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
   const { capabilities, taint, tools } = state.batch;
   const level = rankOf(tool.capability);
@@ -44,7 +52,7 @@ function assessCall(tool: ToolSpec, state: ToolCallState): CallAssessment {
     refusal = `'${tool.name}' is a ${tool.capability} tool; this run allows tools up to ${capabilities.maxLevel}.`;
   if (tool.requiresApproval) because('tool', `'${tool.name}' always needs approval`);
   if (capabilities?.approvalFrom !== undefined && level >= rankOf(capabilities.approvalFrom))
-    because('level', `${tool.capability} tools need approval in this run`);
+    because('level', `It waits for your yes: ${levelInWords[tool.capability] ?? 'it acts for you'}.`);
   let trifecta = false;
   if (hasTrifecta(tool)) {
     trifecta = true;

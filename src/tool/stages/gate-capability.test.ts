@@ -173,7 +173,7 @@ describe('capability gate and approval stages (through executeToolBatch)', () =>
       createTestContext(tools, { capabilities: { maxLevel: 'restricted', approvalFrom: 'restricted' } }),
     );
     expect(results[0]?.status).toBe('success');
-    expect(suspended(results[1]).reason).toContain('restricted tools need approval');
+    expect(suspended(results[1]).reason).toContain('It waits for your yes: it commits you to something');
     expect(results[2]).toMatchObject({ status: 'error', error: { category: 'auth_error' } });
     expect(results[2]?.contextText).toContain('allows tools up to restricted');
   });

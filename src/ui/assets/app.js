@@ -2,10 +2,12 @@
 // TodoList, the event tree), answer approvals, roll back. It uses nothing but the public HTTP API.
 import { createApi } from './api.js';
 import { buildEventTree } from './event-tree.js';
+import { createFrameView } from './frames.js';
 import { reducePlan } from './plan-state.js';
 import {
   describeProgress,
   element,
+  humanize,
   renderMessages,
   renderPlan,
   renderStack,
@@ -36,10 +38,26 @@ const state = {
   observations: [],
   plan: undefined,
   follow: undefined,
+  /** The message being sent, shown until the thread's stored messages hold it. */
   pendingText: undefined,
+  /** The reply as it streams in, by the model answer it belongs to. */
+  liveTexts: new Map(),
+  /** The thread's display frames (`{ turnId, frame }`) and the element made for each. */
+  frames: [],
+  frameViews: new Map(),
+  /**
+   * Whether this connection saw the current model answer start: a stream that joins mid-answer missed
+   * its first pieces, and shows the reply when it is stored rather than its tail alone.
+   */
+  answerSeenFromStart: false,
+  /** The person pressed Stop: the end of the turn is theirs, not a failure. */
+  stopping: false,
   refreshTimer: undefined,
   shownSuspension: undefined,
+  signInWired: false,
 };
+/** Asks for the reply as it is written (text deltas on the thread's events) as well as a 202. */
+const turnHeaders = { prefer: 'respond-async', accept: 'application/json, text/event-stream' };
 
 start();
 
@@ -68,15 +86,19 @@ function start() {
 
 function askForToken() {
   const dialog = byId('login');
-  byId('login-form').addEventListener('submit', (event) => {
-    event.preventDefault();
-    const token = byId('login-token').value.trim();
-    if (!token) return;
-    sessionStorage.setItem(tokenKey, token);
-    dialog.close();
-    start();
-  });
-  dialog.showModal();
+  if (!state.signInWired) {
+    state.signInWired = true;
+    byId('login-form').addEventListener('submit', (event) => {
+      event.preventDefault();
+      const token = byId('login-token').value.trim();
+      if (!token) return;
+      sessionStorage.setItem(tokenKey, token);
+      dialog.close();
+      start();
+    });
+  }
+  if (!dialog.open) dialog.showModal();
+  byId('login-token').focus();
 }
 
 function wire() {
@@ -96,17 +118,13 @@ function wire() {
   });
   byId('new-thread').addEventListener('click', () => {
     state.follow?.abort();
-    Object.assign(state, {
-      threadId: undefined,
-      thread: undefined,
-      observations: [],
-      plan: undefined,
-      pendingText: undefined,
-    });
+    resetThreadView(undefined);
     history.replaceState(null, '', location.pathname);
+    renderThreads(byId('thread-list'), state.threads, undefined, (id) => selectThread(id).catch(handleError));
     showEmpty();
     byId('message').focus();
   });
+  byId('stop').addEventListener('click', () => stop().catch(handleError));
   byId('approval-form').addEventListener('submit', (event) => {
     event.preventDefault();
     answerSuspension(event.submitter?.value).catch(handleError);
@@ -119,9 +137,25 @@ async function loadThreads() {
   renderThreads(byId('thread-list'), threads, state.threadId, (id) => selectThread(id).catch(handleError));
 }
 
+/** Forgets what the page showed of the last thread. */
+function resetThreadView(threadId) {
+  Object.assign(state, {
+    threadId,
+    thread: undefined,
+    observations: [],
+    plan: undefined,
+    pendingText: undefined,
+    liveTexts: new Map(),
+    frames: [],
+    frameViews: new Map(),
+    stopping: false,
+    shownSuspension: undefined,
+  });
+}
+
 async function selectThread(threadId) {
   state.follow?.abort();
-  Object.assign(state, { threadId, observations: [], plan: undefined, shownSuspension: undefined });
+  resetThreadView(threadId);
   history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
   renderThreads(byId('thread-list'), state.threads, threadId, (id) => selectThread(id).catch(handleError));
   await refreshThread();
@@ -130,12 +164,19 @@ async function selectThread(threadId) {
   );
   for (const observation of observations) addObservation(observation);
   renderObservations();
+  follow(threadId, state.observations.at(-1)?.id ?? 0);
+}
+
+/** Follows the thread's events after `lastEventId`: stored ones (each once), progress and reply text. */
+function follow(threadId, lastEventId) {
+  state.follow?.abort();
   const controller = new AbortController();
   state.follow = controller;
   state.api.followEvents(threadId, {
-    lastEventId: state.observations.at(-1)?.id ?? 0,
+    lastEventId,
     signal: controller.signal,
     onConnection: (status) => {
+      if (status === 'live') state.answerSeenFromStart = false;
       byId('connection').dataset.state = status;
       byId('connection').textContent = status;
     },
@@ -153,22 +194,89 @@ function onObservation(observation) {
   addObservation(observation);
   renderObservations();
   if (observation.type === 'final-response') {
-    if (!state.threads.some((t) => t.threadId === observation.threadId)) loadThreads().catch(handleError);
-    state.pendingText = undefined;
+    // The turn is over: the stored reply replaces the streamed one when the thread is read again.
+    if (!state.threads.some((t) => t.threadId === observation.threadId && t.title))
+      loadThreads().catch(handleError);
+    state.stopping = false;
     setStatus('');
     setBusy(false);
+  }
+  // The plan's step being worked on is what the agent is doing now.
+  if (observation.type === 'item-status-change' && observation.data?.to === 'in_progress') {
+    const item = state.plan?.items.find((i) => i.id === observation.data.itemId);
+    if (item && document.body.dataset.busy === 'true') setStatus(`Working on: ${item.description}…`);
   }
   if (refreshOn.has(observation.type)) scheduleRefresh();
 }
 
 function onProgress(observation) {
+  if (observation.type === 'model-stream-start') state.answerSeenFromStart = true;
+  if (observation.type === 'text-delta' && !state.answerSeenFromStart) return;
+  if (observation.type === 'text-delta' || observation.type === 'text-discard') {
+    const { textId, delta } = observation.data ?? {};
+    if (observation.type === 'text-discard') state.liveTexts.delete(textId);
+    else state.liveTexts.set(textId, (state.liveTexts.get(textId) ?? '') + String(delta ?? ''));
+    showLiveText();
+  }
   if (observation.type === 'error') {
     state.pendingText = undefined;
+    state.liveTexts.clear();
     setBusy(false);
     scheduleRefresh();
+    if (state.stopping) {
+      state.stopping = false;
+      setStatus('Stopped.');
+      byId('status').dataset.active = 'false';
+      return;
+    }
   }
   const line = describeProgress(observation);
   if (line !== undefined) setStatus(line);
+  if (observation.type === 'error') byId('status').dataset.active = 'false';
+}
+
+/** The streamed reply in its bubble: only its text changes while it grows. */
+function showLiveText() {
+  const text = [...state.liveTexts.values()].join('');
+  const bubble = byId('messages').querySelector('.message.live p');
+  if (bubble && text) {
+    bubble.textContent = text;
+    bubble.parentElement.scrollIntoView({ block: 'end' });
+  } else renderConversation();
+}
+
+function renderConversation() {
+  renderMessages(byId('messages'), state.thread?.messages ?? [], {
+    pendingText: state.pendingText,
+    liveText: [...state.liveTexts.values()].join(''),
+    frameViews: framesOfTurn,
+  });
+}
+
+/**
+ * The elements of a turn's frames, made once each so a table keeps its sorting and loaded pages. A text
+ * frame that says what the reply already says is not shown twice.
+ */
+function framesOfTurn(turnId, replyText = '') {
+  const threadId = state.threadId;
+  return state.frames
+    .map((entry, index) => ({ ...entry, key: `${entry.turnId}:${index}` }))
+    .filter((entry) => entry.turnId === turnId)
+    .filter(
+      ({ frame }) => frame.displayType !== 'text' || !replyText.includes(String(frame.data ?? '').trim()),
+    )
+    .map(({ frame, key }) => {
+      let view = state.frameViews.get(key);
+      if (!view) {
+        view = createFrameView(frame, (tableId, page) =>
+          state.api.request(
+            `/v1/threads/${encodeURIComponent(threadId)}/frames/${encodeURIComponent(tableId)}?page=${page}`,
+          ),
+        );
+        state.frameViews.set(key, view);
+      }
+      return view;
+    });
 }
 
 function renderObservations() {
@@ -182,10 +290,25 @@ function scheduleRefresh() {
 }
 
 async function refreshThread() {
-  if (!state.threadId) return;
-  const thread = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}`);
+  const threadId = state.threadId;
+  if (!threadId) return;
+  const path = `/v1/threads/${encodeURIComponent(threadId)}`;
+  const [thread, { frames }] = await Promise.all([
+    state.api.request(path),
+    state.api.request(`${path}/frames`).catch(() => ({ frames: [] })),
+  ]);
+  // Another thread was chosen meanwhile.
+  if (threadId !== state.threadId) return;
   state.thread = thread;
-  renderMessages(byId('messages'), thread.messages, state.pendingText);
+  state.frames = frames;
+  if (!thread.running) {
+    // Nothing runs: the sent message and the streamed reply are now the thread's stored messages, and
+    // no progress line can still be true.
+    state.pendingText = undefined;
+    state.liveTexts.clear();
+    if (byId('status').dataset.active === 'true') setStatus('');
+  }
+  renderConversation();
   renderStack(byId('stack'), thread.stack, thread.pending);
   renderFileSnapshots(thread);
   setBusy(thread.running);
@@ -193,22 +316,52 @@ async function refreshThread() {
 }
 
 async function send(text) {
+  const fresh = !state.threadId;
+  if (fresh) {
+    // A new chat gets its id here, so that its events can be followed from the first one.
+    const threadId = newThreadId();
+    resetThreadView(threadId);
+    history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
+  }
+  const threadId = state.threadId;
   state.pendingText = text;
+  state.liveTexts.clear();
   setBusy(true);
   setStatus('Sending…');
-  renderMessages(byId('messages'), state.thread?.messages ?? [], text);
-  const headers = { prefer: 'respond-async' };
-  if (!state.threadId) {
-    const accepted = await state.api.request('/v1/threads', { method: 'POST', body: { text }, headers });
-    await loadThreads();
-    await selectThread(accepted.threadId);
-    return;
-  }
-  await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/messages`, {
+  renderConversation();
+  const accepted = await state.api.request(`/v1/threads/${encodeURIComponent(threadId)}/messages`, {
     method: 'POST',
     body: { text },
-    headers,
+    headers: turnHeaders,
   });
+  if (fresh && state.threadId === threadId) {
+    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id it
+    // answers with from now on, as the thread list names it.
+    const known = accepted.threadId ?? threadId;
+    state.threadId = known;
+    history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(known)}`);
+    follow(known, accepted.afterId ?? 0);
+    await loadThreads();
+  }
+}
+
+/** A new chat's id; `getRandomValues` also works where `randomUUID` does not (plain http on a LAN). */
+function newThreadId() {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `chat-${[...bytes].map((b) => b.toString(16).padStart(2, '0')).join('')}`;
+}
+
+async function stop() {
+  if (!state.threadId) return;
+  state.stopping = true;
+  setStatus('Stopping…');
+  const { cancelled } = await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/cancel`, {
+    method: 'POST',
+  });
+  if (!cancelled) {
+    state.stopping = false;
+    scheduleRefresh();
+  }
 }
 
 function showSuspension(thread) {
@@ -225,7 +378,12 @@ function showSuspension(thread) {
   state.shownSuspension = key;
   const form = buildSuspensionForm(suspension);
   byId('approval-title').textContent = form.title;
-  byId('approval-prompt').textContent = suspension.prompt;
+  // An approval is described by the call itself (the fields show its arguments); the runtime's grounds
+  // for asking are its own words, not the person's.
+  byId('approval-prompt').textContent =
+    form.kind === 'approval'
+      ? `The agent wants to ${humanize(suspension.toolName)}. Check the details, then approve or reject.`
+      : suspension.prompt;
   byId('approval-fields').replaceChildren(...form.fields);
   const canResume = thread.capabilities.resume && suspension.suspensionId !== undefined;
   byId('approval-actions').replaceChildren(
@@ -237,6 +395,7 @@ function showSuspension(thread) {
   byId('approval-error').textContent = '';
   dialog.dataset.kind = suspension.kind ?? 'approval';
   if (!dialog.open) dialog.show();
+  dialog.querySelector('button:not([disabled])')?.focus();
 }
 
 async function answerSuspension(choice) {
@@ -255,7 +414,7 @@ async function answerSuspension(choice) {
   await state.api.request(`/v1/threads/${encodeURIComponent(state.threadId)}/suspensions/${id}`, {
     method: 'POST',
     body: { feedback: answer.feedback },
-    headers: { prefer: 'respond-async' },
+    headers: turnHeaders,
   });
 }
 
@@ -323,10 +482,12 @@ function setStatus(text) {
 function setBusy(busy) {
   document.body.dataset.busy = busy ? 'true' : 'false';
   byId('send').disabled = busy;
+  byId('send').hidden = busy;
+  byId('stop').hidden = !busy;
 }
 
 function showEmpty() {
-  renderMessages(byId('messages'), [], undefined);
+  renderConversation();
   renderStack(byId('stack'), [], undefined);
   renderObservations();
   setStatus('');
@@ -340,6 +501,9 @@ function handleError(error) {
     return;
   }
   state.pendingText = undefined;
+  state.liveTexts.clear();
+  state.stopping = false;
+  renderConversation();
   // An answer the agent refused may be given again.
   state.answeredSuspension = undefined;
   setBusy(false);

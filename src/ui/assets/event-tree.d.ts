@@ -13,4 +13,7 @@ export interface EventTreeNode {
   children: EventTreeNode[];
 }
 export function buildEventTree(observations: readonly TreeObservation[]): EventTreeNode[];
-export function describeObservation(observation: TreeObservation): string;
+export function describeObservation(
+  observation: TreeObservation,
+  titleOf?: (id: string) => string | undefined,
+): string;

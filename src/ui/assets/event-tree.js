@@ -26,16 +26,16 @@ export function buildEventTree(observations) {
     if (observation.type === 'flow-push' && typeof observation.data.flowId === 'string') {
       const flowId = observation.data.flowId;
       if (!known.has(flowId))
-        known.set(flowId, { kind: 'flow', label: `Flow ${String(observation.data.flow)}` });
+        known.set(flowId, { kind: 'flow', label: capitalize(humanName(observation.data.flow)) });
       // A flow started for a plan item carries the item's id in `planItemId`.
       const itemId =
         typeof observation.data.planItemId === 'string' ? observation.data.planItemId : undefined;
       const node = containerIn(turn, flowId, known, itemId ? containerIn(turn, itemId, known) : undefined);
-      node.children.push(eventNode(observation));
+      node.children.push(eventNode(observation, known));
       continue;
     }
     const parent = (observation.parentId && containerIn(turn, observation.parentId, known)) || turn;
-    parent.children.push(eventNode(observation));
+    parent.children.push(eventNode(observation, known));
     if (observation.type === 'plan' || observation.type === 'plan-update')
       addPlanItems(observation, turn, parent, known);
   }
@@ -70,58 +70,107 @@ function addPlanItems(observation, turn, parent, known) {
       : [];
   for (const item of items) {
     if (!item || typeof item.id !== 'string' || known.has(item.id)) continue;
-    known.set(item.id, { kind: 'item', label: `Step ${item.id}: ${String(item.description ?? '')}` });
+    known.set(item.id, { kind: 'item', label: `Step: ${String(item.description ?? item.id)}` });
     containerIn(turn, item.id, known, parent === turn ? undefined : parent);
   }
 }
 
-function eventNode(observation) {
+function eventNode(observation, known) {
   return {
     kind: 'event',
     id: String(observation.id),
-    label: describeObservation(observation),
+    label: describeObservation(observation, (id) => known.get(id)?.label),
     observation,
     children: [],
   };
 }
 
-/** One line saying what an observation is. */
-export function describeObservation(observation) {
+/** A flow's or tool's name in words: `search_flights` → `search flights`. */
+function humanName(name) {
+  return String(name ?? '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
+}
+
+function capitalize(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** How the agent chose what to do, in words. */
+const routedBy = {
+  'fast-path': 'a rule',
+  model: 'the model',
+  answer: 'your answer',
+  declared: 'the flow’s fallback',
+};
+
+/** How a tool call ended, in words. */
+const callOutcomes = {
+  success: 'succeeded',
+  error: 'failed',
+  suspended: 'waits for you',
+  cancelled: 'was stopped',
+};
+
+/** What a built-in answer (no flow of its own) was. */
+const builtIns = {
+  confirm: 'took your answer to its question',
+  cancel: 'stopped what it was doing',
+  help: 'explained what it can do',
+  chitchat: 'replied without a task',
+};
+
+/**
+ * One line saying what an observation is, in words a user reads: flows and tools by name, plan items
+ * by their description (`titleOf(id)`), never by ids.
+ */
+export function describeObservation(observation, titleOf = () => undefined) {
   const d = observation.data ?? {};
+  const flow = humanName(d.flow);
+  const tool = humanName(d.toolName);
   switch (observation.type) {
-    case 'intent':
-      return `intent → ${String(d.flow)} (${String(d.source)})`;
+    case 'intent': {
+      const by = routedBy[String(d.source)] ? ` (by ${routedBy[String(d.source)]})` : '';
+      if (typeof d.builtIn === 'string')
+        return `${capitalize(builtIns[d.builtIn] ?? 'answered directly')}${by}`;
+      if (!d.flow || d.flow === 'none') return `No task to start${by}`;
+      return `Chose ${flow}${by}`;
+    }
     case 'flow-push':
-      return `push ${String(d.flow)}`;
+      return `Started ${flow}`;
     case 'flow-pop':
-      return `pop ${String(d.flow)} (${String(d.status)})`;
+      return `Ended ${flow} (${String(d.status)})`;
     case 'tool-call':
-      return `call ${String(d.toolName)}`;
+      return `Called ${tool}`;
     case 'tool-execution':
-      return `${String(d.toolName)} → ${String(d.status)}`;
+      return `${capitalize(tool)} ${callOutcomes[String(d.status)] ?? String(d.status)}`;
     case 'clarification':
-      return `asks: ${String(d.question)}`;
+      return `Asked: ${String(d.question)}`;
     case 'suspended': {
       const waiting = Array.isArray(d.suspensions) ? d.suspensions : [d];
-      return `waits for ${waiting.map((s) => `${String(s.kind ?? 'approval')} of ${String(s.toolName)}`).join(', ')}`;
+      return `Waits for your ${waiting.map((s) => `${String(s.kind ?? 'approval')} of ${humanName(s.toolName)}`).join(', ')}`;
     }
     case 'resumed':
-      return `resumed (${String(d.decision ?? 'answered')})`;
+      return `Went on after your answer (${String(d.decision ?? 'answered')})`;
     case 'file-rollback':
-      return `rolled back ${[...(Array.isArray(d.restored) ? d.restored : []), ...(Array.isArray(d.removed) ? d.removed : [])].join(', ')}`;
+      return `Rolled back ${[...(Array.isArray(d.restored) ? d.restored : []), ...(Array.isArray(d.removed) ? d.removed : [])].join(', ')}`;
     case 'final-response':
-      return `answer (${String(d.status)})`;
-    case 'item-status-change':
-      return `step ${String(d.itemId)} → ${String(d.to ?? d.status)}`;
+      return `Replied (${String(d.status).replace('-', ' ')})`;
+    case 'item-status-change': {
+      const title = titleOf(String(d.itemId))?.replace(/^Step: /, '') ?? 'a step';
+      return `${capitalize(title)} → ${String(d.to ?? d.status).replace('_', ' ')}`;
+    }
     case 'plan':
-      return `plan with ${Array.isArray(d.items) ? d.items.length : 0} steps`;
+      return `Planned ${Array.isArray(d.items) ? d.items.length : 0} steps`;
     case 'plan-update':
-      return 'plan changed';
+      return 'Changed the plan';
     case 'thoughts':
-      return `thinks: ${String(d.text).slice(0, 80)}`;
+      return `Thought: ${String(d.text).slice(0, 80)}`;
+    case 'synthesis':
+      return 'Wrote the answer from the steps';
     case 'error':
-      return `error in ${String(d.phase)}: ${String(d.message ?? (Array.isArray(d.problems) ? d.problems.join(' ') : ''))}`;
+      return `Error in ${String(d.phase)}: ${String(d.message ?? (Array.isArray(d.problems) ? d.problems.join(' ') : ''))}`;
     default:
-      return observation.type;
+      return observation.type.replace(/-/g, ' ');
   }
 }

@@ -17,7 +17,9 @@ export function renderThreads(list, threads, currentId, onSelect) {
     ...threads.map((thread) => {
       const button = element('button', {
         type: 'button',
-        text: thread.title ?? thread.threadId,
+        // A thread is found by what was asked in it; one not saved yet has no first message stored.
+        text: thread.title ?? 'New chat',
+        title: thread.title,
         'aria-current': thread.threadId === currentId ? 'true' : undefined,
         'data-thread-id': thread.threadId,
       });
@@ -27,20 +29,38 @@ export function renderThreads(list, threads, currentId, onSelect) {
   );
 }
 
-export function renderMessages(list, messages, pendingText) {
-  const items = messages.map((message) =>
-    element(
+/**
+ * The conversation: each message, the display frames of its turn under the agent's reply (`frameViews`
+ * gives the element of each turn's frames), the message being sent, and the reply as it streams in.
+ */
+export function renderMessages(list, messages, options = {}) {
+  const { pendingText, liveText, frameViews } = options;
+  const items = messages.map((message) => {
+    const views =
+      message.role === 'assistant' && message.turnId
+        ? (frameViews?.(message.turnId, message.text) ?? [])
+        : [];
+    return element(
       'li',
-      { class: `message ${message.role}`, 'data-role': message.role },
+      { class: `message ${message.role}`, 'data-role': message.role, 'data-turn': message.turnId },
       element('p', { text: message.text }),
-    ),
-  );
+      ...views,
+    );
+  });
   if (pendingText)
     items.push(
       element(
         'li',
         { class: 'message user pending', 'data-role': 'user' },
         element('p', { text: pendingText }),
+      ),
+    );
+  if (liveText)
+    items.push(
+      element(
+        'li',
+        { class: 'message assistant live', 'data-role': 'assistant', 'aria-busy': 'true' },
+        element('p', { text: liveText }),
       ),
     );
   list.replaceChildren(...items);
@@ -78,15 +98,16 @@ export function renderPlan(section, list, plan) {
       element(
         'li',
         { class: `todo ${item.status}`, 'data-item': item.id, 'data-status': item.status },
-        element('span', { class: 'todo-status', text: statusMark(item.status) }),
+        element('span', { class: 'todo-status', 'aria-hidden': 'true', text: statusMark(item.status) }),
         element('span', { text: item.description }),
       ),
     ),
   );
 }
 
+// Marks every default font has (no emoji-only glyphs such as the pause sign, which shows as a box).
 function statusMark(status) {
-  return { completed: '✔', in_progress: '▶', failed: '✖', cancelled: '–', waiting: '⏸' }[status] ?? '○';
+  return { completed: '✔', in_progress: '▶', failed: '✖', cancelled: '–', waiting: '‖' }[status] ?? '○';
 }
 
 export function renderTree(container, tree) {
@@ -109,17 +130,26 @@ export function renderTree(container, tree) {
   container.replaceChildren(element('ul', { class: 'tree' }, ...tree.map(render)));
 }
 
-/** A short line for live progress, or undefined when the line should be cleared. */
+/** A flow's or tool's name as words: `search_flights` → `search flights`. */
+export function humanize(name) {
+  return String(name ?? '')
+    .replace(/[_-]+/g, ' ')
+    .trim();
+}
+
+/** A short line for live progress, or undefined when the line should stay as it is. */
 export function describeProgress(observation) {
   const d = observation.data ?? {};
-  const where = d.flow ? ` (${d.flow})` : '';
+  const where = d.flow ? ` (${humanize(d.flow)})` : '';
   switch (observation.type) {
     case 'model-stream-start':
       return d.phase === 'predict' ? 'Understanding your message…' : `Thinking${where}…`;
+    case 'text-delta':
+      return 'Writing the reply…';
     case 'tool-call':
-      return `Running ${d.toolName}…`;
+      return `Running ${humanize(d.toolName)}…`;
     case 'tool-execution':
-      return `${d.toolName} ${d.status === 'success' ? 'done' : 'failed'}; thinking…`;
+      return `${humanize(d.toolName)} ${d.status === 'success' ? 'done' : 'failed'}; thinking…`;
     case 'model-stream-error':
       return `The model failed: ${d.message}`;
     case 'error':

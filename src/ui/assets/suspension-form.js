@@ -1,8 +1,8 @@
-// The dialog for a question the agent waits for (seed 002 HITL): an approval (approve, reject with a
-// reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
+// The dialog for a question the agent waits for (seed 002 HITL): an approval (approve, reject with or
+// without a reason, approve edited arguments), a blocking tool's feedback (confirm, text, number, date, select,
 // multiselect, custom JSON), an unknown outcome, or a failed file edit. Builds the fields and the
 // buttons; `readAnswer` turns what the user chose into the feedback `resume` takes.
-import { element } from './render.js';
+import { element, humanize } from './render.js';
 
 // Each choice: the button's value, its label, and the answer it sends (the runtime's feedback schemas
 // of src/hitl/decision-feedback.ts: an object with a `decision`).
@@ -31,11 +31,22 @@ function formKind(suspension) {
 export function buildSuspensionForm(suspension) {
   const kind = formKind(suspension);
   if (kind === 'approval') {
+    const input = suspension.input && typeof suspension.input === 'object' ? suspension.input : {};
     return {
-      title: `Approve ${suspension.toolName}?`,
+      kind,
+      title: `Approve: ${humanize(suspension.toolName)}?`,
       fields: [
+        // Every argument as the call would send it, in words before the JSON that can be edited.
+        element(
+          'dl',
+          { id: 'approval-details' },
+          ...Object.entries(input).flatMap(([name, value]) => [
+            element('dt', { text: humanize(name) }),
+            element('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }),
+          ]),
+        ),
         labelled(
-          'Arguments (edit them to approve different ones)',
+          'Details as sent (edit them to approve different ones)',
           element('textarea', {
             id: 'approval-arguments',
             rows: 6,
@@ -43,7 +54,10 @@ export function buildSuspensionForm(suspension) {
             text: JSON.stringify(suspension.input ?? {}, null, 2),
           }),
         ),
-        labelled('Reason, when you reject', element('input', { id: 'approval-reject-reason', type: 'text' })),
+        labelled(
+          'Reason, when you reject (optional)',
+          element('input', { id: 'approval-reject-reason', type: 'text' }),
+        ),
       ],
       buttons: [
         ['approve', 'Approve'],
@@ -54,12 +68,13 @@ export function buildSuspensionForm(suspension) {
   }
   if (choiceSets[kind])
     return {
-      title: `${suspension.toolName}: what now?`,
+      kind,
+      title: `${humanize(suspension.toolName)}: what now?`,
       fields: [],
       buttons: choiceSets[kind].map(([value, label]) => [value, label]),
     };
   const schema = suspension.feedback ?? { type: 'text' };
-  const title = `${suspension.toolName} asks`;
+  const title = `${humanize(suspension.toolName)} asks`;
   switch (schema.type) {
     case 'confirm':
       return {
@@ -140,7 +155,8 @@ export function readAnswer(suspension, choice, form) {
     if (choice === 'approve') return { feedback: { decision: 'approve' } };
     if (choice === 'reject') {
       const reason = form.querySelector('#approval-reject-reason').value.trim();
-      return reason ? { feedback: { decision: 'reject', reason } } : { error: 'Say why you reject it.' };
+      // The reason is optional, as in the API: a plain no is an answer too.
+      return { feedback: reason ? { decision: 'reject', reason } : { decision: 'reject' } };
     }
     try {
       return {

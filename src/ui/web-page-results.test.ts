@@ -1,0 +1,307 @@
+// What a newcomer sees on the web page (issue 34): the turn's results (tables, charts, further pages),
+// a status that tells the truth (no duplicate bubble, no stale spinner, the reply streaming in, Stop),
+// and a page that fits a phone. Each state is photographed into test-artifacts/ for a reviewer.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { createDataAnalysisExample } from '../../examples/data-analysis/index.js';
+import { createTravelExample } from '../../examples/travel/index.js';
+import { createAgent } from '../agent/index.js';
+import { defineFlow } from '../flow/index.js';
+import { createMemoryStore, createSqliteStore } from '../store/index.js';
+import { createScriptedModel } from '../test/index.js';
+import { defineTool } from '../tool/index.js';
+import {
+  artifacts,
+  browserTestsRun,
+  overflowsSideways,
+  say,
+  useBrowser,
+} from './fixtures/browser-fixture.js';
+
+const { serve, openPage, onCleanup } = useBrowser();
+const phone = { width: 390, height: 844 };
+
+/** A tool a flow names so that it is valid; these scripts never call it. */
+const lookUp = defineTool({
+  name: 'look_up',
+  description: 'Looks something up.',
+  input: z.object({}),
+  idempotent: true,
+  execute: () => ({}),
+});
+
+const shoot = (page: Page, name: string) =>
+  page.screenshot({ path: join(artifacts, `web-page-results-${name}.png`), fullPage: true });
+
+function travelAgent() {
+  const dir = mkdtempSync(join(tmpdir(), 'flowstack-ui-'));
+  return createTravelExample({ store: createSqliteStore({ path: join(dir, 'ui.db') }), env: {} }).agent;
+}
+
+/** An agent whose one flow lists 1,300 rows: a frame of 512 and the rest through the frame route. */
+function manyRowsAgent() {
+  const rows = Array.from({ length: 1300 }, (_, n) => ({ n, name: `row ${n}` }));
+  return createAgent({
+    model: createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'list_all', slots: {} }, repeat: true },
+        {
+          match: { phase: 'skill' },
+          repeat: true,
+          toolCalls: [
+            {
+              toolName: 'finish_skill',
+              input: { outcome: 'success', data: { rows, text: 'All the rows.' } },
+            },
+          ],
+        },
+      ],
+    }),
+    flows: [
+      defineFlow({
+        name: 'list_all',
+        intent: 'read',
+        description: 'List every row.',
+        tools: ['look_up'],
+        skill: 'List every row.',
+      }),
+    ],
+    tools: [lookUp],
+    store: createMemoryStore(),
+  });
+}
+
+/**
+ * The model, whose streamed skill answers to a message about streaming stop after their second piece of text until `held` settles (the
+ * reply's redactor holds back a tail that could still become a secret: the first piece goes out then).
+ */
+function holdAfterSecondPiece(model: LanguageModelV3, held: Promise<void>): LanguageModelV3 {
+  return {
+    ...model,
+    doGenerate: (options) => model.doGenerate(options),
+    doStream: async (options) => {
+      const result = await model.doStream(options);
+      const phase = (options.providerOptions?.flowstack as { phase?: string } | undefined)?.phase;
+      // Only the answer to a message that asks for streaming is held.
+      if (phase !== 'skill' || !JSON.stringify(options.prompt.at(-1) ?? {}).includes('stream')) return result;
+      let pieces = 0;
+      const stream = result.stream.pipeThrough(
+        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
+          async transform(part, controller) {
+            if (pieces >= 2) await held;
+            controller.enqueue(part);
+            if (part.type === 'text-delta') pieces += 1;
+          },
+        }),
+      );
+      return { ...result, stream };
+    },
+  };
+}
+
+/**
+ * An agent that writes its answer in pieces (held after the first until `held` settles), and whose
+ * `slow` flow runs a tool that waits until the turn is stopped.
+ */
+function slowAgent(held: Promise<void>) {
+  const reply =
+    'Here is what I found, written a few words at a time so that you can watch it arrive on the page.';
+  const waitForStop = defineTool({
+    name: 'wait_for_stop',
+    description: 'Works until it is stopped.',
+    input: z.object({}),
+    idempotent: true,
+    execute: (_input, context) =>
+      new Promise((_resolve, reject) => {
+        context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
+      }),
+  });
+  return createAgent({
+    model: holdAfterSecondPiece(
+      createScriptedModel({
+        steps: [
+          {
+            match: { phase: 'predict' },
+            repeat: true,
+            respond: (options) => {
+              const last = JSON.stringify(options.prompt.at(-1) ?? {});
+              return { json: { flow: last.includes('slow') ? 'slow' : 'answer_slowly', slots: {} } };
+            },
+          },
+          {
+            match: { phase: 'skill', flow: 'slow' },
+            repeat: true,
+            toolCalls: [{ toolName: 'wait_for_stop', input: {} }],
+          },
+          { match: { phase: 'skill', flow: 'answer_slowly' }, repeat: true, text: reply },
+        ],
+      }),
+      held,
+    ),
+    flows: [
+      defineFlow({
+        name: 'answer_slowly',
+        intent: 'read',
+        description: 'Answer in words.',
+        tools: ['look_up'],
+        skill: 'Answer.',
+      }),
+      defineFlow({
+        name: 'slow',
+        intent: 'read',
+        description: 'Work for a long time.',
+        tools: ['wait_for_stop'],
+        skill: 'Wait.',
+      }),
+    ],
+    tools: [waitForStop, lookUp],
+    store: createMemoryStore(),
+    stream: true,
+  });
+}
+
+describe.skipIf(!browserTestsRun)('the web page shows results and tells the truth about its status', () => {
+  it('shows the flight table under the reply, the first message once, no stale spinner, and the thread by its title', async () => {
+    const page = await openPage(await serve(travelAgent()));
+    await say(page, 'flights to Lisbon on 2026-12-05');
+    await page.waitForSelector('.message.assistant >> text=Found 2 flights to Lisbon');
+    const table = page.locator('.message.assistant .frame table');
+    await table.waitFor();
+    expect(await table.locator('tbody tr').count()).toBe(2);
+    expect(await table.textContent()).toContain('TP1351');
+    // The first message of a new chat: one bubble, not a faded copy beside it, and nothing still "sending".
+    await page.waitForSelector('body[data-busy="false"]');
+    expect(await page.locator('.message').count()).toBe(2);
+    expect(await page.locator('.message.pending').count()).toBe(0);
+    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
+    expect(await page.isVisible('#send')).toBe(true);
+    expect(await page.isVisible('#stop')).toBe(false);
+    // The thread is listed by what was asked in it.
+    await page.waitForSelector('#thread-list button >> text=flights to Lisbon on 2026-12-05');
+    await shoot(page, '1-flight-table');
+
+    // A reload shows the table again, from the thread's stored frames.
+    await page.reload();
+    await page.waitForSelector('.message.assistant .frame table >> text=TP1351');
+  });
+
+  it('shows an approval with every argument, and a no without a reason is answered as a decision', async () => {
+    const page = await openPage(await serve(travelAgent()));
+    await say(page, 'book TP1351 for Ada Lovelace');
+    await page.waitForSelector('#approval[open]');
+    expect(await page.textContent('#approval-title')).toBe('Approve: book flight?');
+    expect(await page.textContent('#approval-details')).toBe('flight idTP1351passengerAda Lovelace');
+    await shoot(page, '0-approval');
+    await page.click('#approval button[value="reject"]');
+    await page.waitForSelector('.message.assistant >> text=OK, I did not book it.');
+    const conversation = await page.textContent('#messages');
+    expect(conversation).not.toMatch(/auth_error|could not finish|Do not try|need approval in this run/);
+    expect(await page.locator('#approval').getAttribute('open')).toBeNull();
+  });
+
+  it('pages a large table through the frame route, and sorts it by a column', async () => {
+    const page = await openPage(await serve(manyRowsAgent()));
+    await say(page, 'list all rows');
+    const rows = page.locator('.frame tbody tr');
+    await page.waitForSelector('.frame .more-rows');
+    expect(await rows.count()).toBe(512);
+    expect(await page.textContent('.frame .more-rows')).toBe('Show more rows (512 of 1300)');
+    await page.click('.frame .more-rows');
+    await page.waitForSelector('.frame .more-rows >> text=Show more rows (1024 of 1300)');
+    await page.click('.frame .more-rows');
+    await page.waitForSelector('.frame .frame-count >> text=1300 rows');
+    expect(await rows.count()).toBe(1300);
+    expect(await page.locator('.frame .more-rows').count()).toBe(0);
+    // Sorting by n, twice: descending.
+    await page.click('.frame th button >> text=n');
+    await page.click('.frame th button >> text=n');
+    expect(await rows.first().locator('td').first().textContent()).toBe('1299');
+    await shoot(page, '2-paged-table');
+  });
+
+  it('draws the data-analysis chart: bars for each region', async () => {
+    const { agent } = createDataAnalysisExample({
+      store: createMemoryStore(),
+      env: {},
+      datasetPath: ':memory:',
+    });
+    const page = await openPage(await serve(agent));
+    await say(page, 'chart revenue by region');
+    const bars = page.locator('.frame[data-display="chart"] svg.chart rect.mark');
+    await bars.first().waitFor();
+    expect(await bars.count()).toBeGreaterThanOrEqual(3);
+    const widths = await bars.evaluateAll((marks) => marks.map((m) => Number(m.getAttribute('width'))));
+    expect(widths.every((w) => w > 0)).toBe(true);
+    // The numbers behind the chart are in a table too.
+    expect(await page.locator('.frame[data-display="chart"] table tbody tr').count()).toBe(
+      await bars.count(),
+    );
+    await shoot(page, '3-chart');
+  });
+
+  it('streams the reply in as it is written, and Stop ends a slow tool', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    onCleanup(() => release());
+    const page = await openPage(await serve(slowAgent(held)));
+    // The chat's first message makes the thread the page then follows (a new chat cannot be followed
+    // before its first message; what streams before the page has connected is shown when stored).
+    await say(page, 'tell me something');
+    await page.waitForSelector('.message.assistant >> text=arrive on the page.');
+    await say(page, 'stream me something');
+    // The first piece of the reply is on the page while the model still writes the rest.
+    await page.waitForSelector('.message.live p >> text=Here is what');
+    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
+    await shoot(page, '4-streaming');
+    release();
+    await page.waitForSelector('.message.assistant:not(.live):nth-child(4) >> text=arrive on the page.');
+    expect(await page.locator('.message.live').count()).toBe(0);
+    expect(await page.locator('.message').count()).toBe(4);
+    // The reply is said once: no text frame repeats it under the bubble.
+    expect(await page.locator('.message .frame').count()).toBe(0);
+
+    await say(page, 'do the slow thing');
+    await page.waitForSelector('#status >> text=Running wait for stop…');
+    expect(await page.isVisible('#stop')).toBe(true);
+    await shoot(page, '5-stop-visible');
+    const stoppedAt = Date.now();
+    await page.click('#stop');
+    await page.waitForSelector('body[data-busy="false"]');
+    // The tool stopped when the turn was cancelled, not at some timeout.
+    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
+    await page.waitForSelector('#send:visible');
+    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
+    expect(await page.textContent('#status')).not.toContain('Running');
+  });
+
+  it('fits a 390 px phone: no sideways scroll, Send on screen, the table and chart inside the page', async () => {
+    const page = await openPage(await serve(travelAgent()), phone);
+    expect(await overflowsSideways(page)).toBe(false);
+    await say(page, 'flights to Lisbon on 2026-12-05');
+    await page.waitForSelector('.message.assistant .frame table >> text=TP1351');
+    await page.waitForSelector('body[data-busy="false"]');
+    expect(await overflowsSideways(page)).toBe(false);
+    const send = await page.locator('#send').boundingBox();
+    expect(send).not.toBeNull();
+    expect((send?.x ?? 0) + (send?.width ?? 0)).toBeLessThanOrEqual(phone.width);
+    await shoot(page, '6-phone');
+
+    const { agent } = createDataAnalysisExample({
+      store: createMemoryStore(),
+      env: {},
+      datasetPath: ':memory:',
+    });
+    const charts = await openPage(await serve(agent), phone);
+    await say(charts, 'chart revenue by region');
+    await charts.waitForSelector('svg.chart rect.mark');
+    expect(await overflowsSideways(charts)).toBe(false);
+    await shoot(charts, '7-phone-chart');
+  });
+});
