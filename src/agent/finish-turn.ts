@@ -10,7 +10,7 @@ import { composeReply } from '../respond/index.js';
 import { commitTurn, record, type TurnResult, type TurnState, type TurnStatus } from '../turn/index.js';
 import type { OpenTurn } from './open-turn.js';
 
-export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
+export async function finishTurn(open: OpenTurn, how: { stopped: boolean }): Promise<TurnResult> {
   const { turn, inflight, config } = open;
   const { threadId } = turn;
   const pending = turn.snapshot.pending;
@@ -29,6 +29,12 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
     time: config.clock.now(),
     data: { text: reply.text, status },
   });
+  // The user's stop ends a flow as a cancel (a recovery the policy records) or the turn itself.
+  const stopped =
+    how.stopped ||
+    turn.observations.some(
+      (o) => o.type === 'recovery' && (o.data as { action?: unknown }).action === 'user-stop',
+    );
   const { observations } = await commitTurn(turn, config.store, config.bus);
   const waiting = openSuspensions(turn.snapshot);
   const result: TurnResult = {
@@ -44,7 +50,7 @@ export async function finishTurn(open: OpenTurn): Promise<TurnResult> {
   if (pending) result.pending = pending;
   if (waiting.length > 0) result.suspensions = waiting.map(describeSuspension);
   // A turn that stopped (a failure, the user's stop) offers to roll back what its calls left changed.
-  if (status === 'suspended' || status === 'failed') {
+  if (status === 'suspended' || status === 'failed' || stopped) {
     const undecided = (await listFileSnapshots(config.files.store, threadId)).filter(
       (s) => s.status === 'failed' || s.status === 'taken',
     );

@@ -78,7 +78,7 @@ async function performTurn(open: OpenTurn): Promise<TurnResult> {
   // A stop said while the turn ran is part of the conversation, before the reply it led to.
   const stopText = open.stopText();
   if (stopText !== undefined) record(open.turn, 'message', { role: 'user', text: stopText });
-  const result = await finishTurn(open);
+  const result = await finishTurn(open, { stopped: step.effect.stopped === true });
   if (later) open.config.liveTurns.afterReply(open.turn.threadId, settleAfterReply(open, later));
   return result;
 }

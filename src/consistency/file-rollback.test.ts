@@ -317,7 +317,9 @@ describe('file snapshots and rollback through the agent', () => {
       toolPipeline: { simulate: undefined },
     });
     const turn = await agent.send({ threadId: 't', text: 'rewrite my notes', signal: stop.signal });
-    expect(turn.status).toBe('suspended');
+    // A stopped turn ends with the summary of what was done (docs/decisions/0070), the snapshot offered.
+    expect(turn.status).toBe('completed');
+    expect(turn.reply).toMatch(/^Stopped as you asked/);
     expect(turn.fileSnapshots).toMatchObject([
       { callId: 'slow-1', toolName: 'edit_files', paths: ['notes.txt'] },
     ]);

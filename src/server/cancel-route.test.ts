@@ -1,7 +1,7 @@
 // The HTTP cancel (issue 32 item 2): `POST /v1/threads/{id}/cancel` while a turn runs stops it at its next
 // safe point, and the turn's answer says it was stopped instead of running on.
 import { afterEach, describe, expect, it } from 'vitest';
-import { api, startTestServer } from './fixtures/server-fixture.js';
+import { api, startTestServer, storedThreadId } from './fixtures/server-fixture.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
 afterEach(async () => {
@@ -24,7 +24,11 @@ describe('POST /v1/threads/{id}/cancel', () => {
     // The routing model call waits at the gate: the turn is running.
     await gate.waiting();
     const cancelled = await alice('/v1/threads/t-cancel/cancel', { method: 'POST' });
-    expect(await cancelled.json()).toEqual({ threadId: 't-cancel', cancelled: true });
+    // A thread id the client chose is stored in its principal's namespace (docs/decisions/0066).
+    expect(await cancelled.json()).toEqual({
+      threadId: storedThreadId('alice', 't-cancel'),
+      cancelled: true,
+    });
     gate.release();
     const result = await (await answer).json();
     expect(result).toMatchObject({ status: 'completed', reply: 'Stopped as you asked.', stack: [] });
