@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { createSequentialIdGenerator, systemClock } from '../../src/blocks.js';
 import { createMemoryStore } from '../../src/index.js';
 import type { ScriptedModel } from '../../src/test/index.js';
@@ -115,6 +115,8 @@ describe('the data-analysis example', () => {
     const expected = JSON.parse(
       readFileSync(join(import.meta.dirname, 'fixtures', 'change-of-mind-snapshot.json'), 'utf8'),
     );
+    // Background Internal flows go on after the reply (seed 001); their results land in the thread when done.
+    await vi.waitFor(async () => expect((await agent.readThread('mind')).snapshot.background).toEqual([]));
     const { snapshot } = await agent.readThread('mind');
     expect(snapshot).toEqual(expected);
     await agent.close();
