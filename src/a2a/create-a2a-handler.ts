@@ -10,11 +10,13 @@ import {
   InMemoryTaskStore,
   JsonRpcTransportHandler,
   ServerCallContext,
+  type TaskStore,
   validateVersion,
 } from '@a2a-js/sdk/server';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { A2ATurnPort } from './a2a-turn-port.js';
 import { createA2AExecutor } from './create-a2a-executor.js';
+import { type A2ATaskMethods, createStoredTaskStore } from './internal/create-stored-task-store.js';
 
 export interface A2AHandlerOptions {
   port: A2ATurnPort;
@@ -31,7 +33,7 @@ export interface A2AHandler {
 
 export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
   const executor = createA2AExecutor({ port: options.port, ids: options.ids, clock: options.clock });
-  const requestHandler = new DefaultRequestHandler(options.card, new InMemoryTaskStore(), executor);
+  const requestHandler = new DefaultRequestHandler(options.card, taskStoreOf(options.port.store), executor);
   const transport = new JsonRpcTransportHandler(requestHandler);
   return {
     card: options.card,
@@ -66,6 +68,21 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       });
     },
   };
+}
+
+/**
+ * Tasks live in the agent's store when it keeps them, so that a task waiting for input is answered after
+ * a restart; a store without the methods (a custom one) leaves them in this process's memory.
+ */
+function taskStoreOf(store: A2ATurnPort['store']): TaskStore {
+  const { saveA2ATask, loadA2ATask, listA2ATasks } = store;
+  if (!saveA2ATask || !loadA2ATask || !listA2ATasks) return new InMemoryTaskStore();
+  const methods: A2ATaskMethods = {
+    saveA2ATask: saveA2ATask.bind(store),
+    loadA2ATask: loadA2ATask.bind(store),
+    listA2ATasks: listA2ATasks.bind(store),
+  };
+  return createStoredTaskStore(methods);
 }
 
 function toEventStream(

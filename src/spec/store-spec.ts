@@ -124,6 +124,20 @@ export type AuditDraft = Omit<AuditRecord, 'id' | 'outputSummary' | 'durationMs'
 
 import type { ScheduleEntry } from './schedule-spec.js';
 
+/**
+ * One task of the A2A endpoint as the store keeps it, so that a task waiting for input is found again
+ * after a restart. `data` is the task's JSON (secrets redacted); the store only files it by scope and id.
+ */
+export interface StoredA2ATask {
+  /** Whose task it is: the caller's tenant and principal, as the endpoint writes them. */
+  scope: string;
+  taskId: string;
+  /** The task's context, which is its thread. */
+  contextId: string;
+  data: string;
+  updatedAt: number;
+}
+
 export interface StateStoreV1 {
   readonly specVersion: 1;
   readonly kind: string;
@@ -182,6 +196,15 @@ export interface StateStoreV1 {
   deleteSchedule?(id: string): Promise<boolean>;
   /** Every kept schedule, soonest first. */
   listSchedules?(): Promise<ScheduleEntry[]>;
+
+  /**
+   * Tasks of the A2A endpoint (optional: without them the endpoint keeps its tasks in memory, and a task
+   * is forgotten when the process ends). `saveA2ATask` adds or replaces the task with its scope and id.
+   */
+  saveA2ATask?(task: StoredA2ATask): Promise<void>;
+  loadA2ATask?(options: { scope: string; taskId: string }): Promise<StoredA2ATask | undefined>;
+  /** A scope's tasks (only one context's, with `contextId`), most recently updated first. */
+  listA2ATasks?(options: { scope: string; contextId?: string }): Promise<StoredA2ATask[]>;
 
   close(): Promise<void>;
 }

@@ -6,6 +6,7 @@ import type {
   ObservationRow,
   ScheduleEntry,
   StateStore,
+  StoredA2ATask,
   StoredThread,
 } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
@@ -46,6 +47,8 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
   const journal = new Map<string, JournalEntry>();
   const audit: AuditRecord[] = [];
   const schedules = new Map<string, string>();
+  const a2aTasks = new Map<string, StoredA2ATask>();
+  const a2aKey = (scope: string, taskId: string) => JSON.stringify([scope, taskId]);
   let lastObservationId = 0;
   let closed = false;
 
@@ -258,6 +261,25 @@ export function createMemoryStore(_options: MemoryStoreOptions = {}): StateStore
       return [...schedules.values()]
         .map((data) => JSON.parse(data) as ScheduleEntry)
         .sort((a, b) => a.nextRunAt - b.nextRunAt || a.id.localeCompare(b.id));
+    },
+
+    async saveA2ATask(task) {
+      assertOpen();
+      a2aTasks.set(a2aKey(task.scope, task.taskId), { ...task });
+    },
+
+    async loadA2ATask({ scope, taskId }) {
+      assertOpen();
+      const task = a2aTasks.get(a2aKey(scope, taskId));
+      return task && { ...task };
+    },
+
+    async listA2ATasks({ scope, contextId }) {
+      assertOpen();
+      return [...a2aTasks.values()]
+        .filter((task) => task.scope === scope && (contextId === undefined || task.contextId === contextId))
+        .sort((a, b) => b.updatedAt - a.updatedAt || compareText(b.taskId, a.taskId))
+        .map((task) => ({ ...task }));
     },
 
     async close() {

@@ -12,6 +12,7 @@ import type {
 import { assertValidCommit } from './internal/assert-valid-commit.js';
 import { dropNulls } from './internal/drop-nulls.js';
 import { openSqliteDatabase } from './internal/open-sqlite-database.js';
+import { createSqliteA2ATasks } from './internal/sqlite-a2a-tasks.js';
 import { createSqliteSchedules } from './internal/sqlite-schedules.js';
 import {
   type JournalRow,
@@ -263,6 +264,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
     },
 
     ...createSqliteSchedules(db, assertOpen),
+    ...createSqliteA2ATasks(db, assertOpen),
 
     async close() {
       if (closed) return;

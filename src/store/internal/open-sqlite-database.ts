@@ -3,6 +3,7 @@ import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { StoreError } from '../store-error.js';
 import {
+  createA2ATasksTable,
   createMetaTable,
   createSchedulesTable,
   createTables,
@@ -70,6 +71,10 @@ function createOrCheckSchema(db: Database.Database, path: string): void {
     if (version < 2) {
       db.exec(createSchedulesTable);
       db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+    }
+    if (version < 3) {
+      db.exec(createA2ATasksTable);
+      db.prepare("UPDATE meta SET value = '3' WHERE key = 'schema_version'").run();
     }
   }).immediate();
 }

@@ -94,6 +94,13 @@ export function createPostgresStatements(schema: string) {
       ON CONFLICT (id) DO UPDATE SET next_run_at = excluded.next_run_at, data = excluded.data`,
     deleteSchedule: `DELETE FROM ${schema}.schedules WHERE id = $1 RETURNING 1 AS found`,
     selectSchedules: `SELECT data FROM ${schema}.schedules ORDER BY next_run_at, id`,
+    upsertA2ATask: `INSERT INTO ${schema}.a2a_tasks (scope, task_id, context_id, updated_at, data)
+      VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (scope, task_id) DO UPDATE SET
+        context_id = excluded.context_id, updated_at = excluded.updated_at, data = excluded.data`,
+    selectA2ATask: `SELECT * FROM ${schema}.a2a_tasks WHERE scope = $1 AND task_id = $2`,
+    selectA2ATasks: `SELECT * FROM ${schema}.a2a_tasks WHERE scope = $1 AND ($2::text IS NULL OR context_id = $2)
+      ORDER BY updated_at DESC, task_id DESC`,
   };
 }
 
