@@ -61,7 +61,8 @@ function processOn(path: string, ran: string[]) {
         repeat: true,
         respond: (call) => {
           const done = toolResults(call);
-          if (done.length === 0) return { toolCalls: [{ toolName: 'find_flights', input: { to: 'Lisbon' } }] };
+          if (done.length === 0)
+            return { toolCalls: [{ toolName: 'find_flights', input: { to: 'Lisbon' } }] };
           // After the approval the model repeats the booking once, as models do, then finishes.
           if (done.filter((name) => name === 'book_flight').length < 2)
             return { toolCalls: [{ toolName: 'book_flight', input: { flight: 'TP123' } }] };
