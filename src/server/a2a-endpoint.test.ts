@@ -150,8 +150,24 @@ describe('the A2A endpoint (official @a2a-js/sdk client and server)', () => {
       expect(done.id).toBe(first.id);
       expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(textOf(done.status?.message)).toBe('It is 21 °C.');
+      // A second waiting task, cancelled after another restart.
+      const second = asTask(await send(client, userMessage('What is the weather like?')));
+      await after.close();
+      running.splice(running.indexOf(after), 1);
+      const third = await startTestServer({
+        agent: createWeatherAgent({ store: createSqliteStore({ path }) }).agent,
+        server: { a2a },
+      });
+      running.push(third);
+      const cancelled = await (await clientFor(third.url, 'alice')).cancelTask({
+        tenant: '',
+        id: second.id,
+        metadata: undefined,
+      });
+      expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(cancelled.contextId).toBe(second.contextId);
       // Another principal cannot reach the task by its id.
-      await expect((await clientFor(after.url, 'bob')).getTask({ tenant: '', id: first.id })).rejects.toThrow(
+      await expect((await clientFor(third.url, 'bob')).getTask({ tenant: '', id: first.id })).rejects.toThrow(
         /not found/i,
       );
     } finally {
