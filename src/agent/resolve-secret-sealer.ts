@@ -25,8 +25,28 @@ export function resolveSecretSealer(
   if (given !== undefined && given !== '') return createSecretSealer({ key: decodeKey(given) });
   const path = (store as { path?: unknown }).path;
   if (store.kind === 'sqlite' && typeof path === 'string' && path !== '' && path !== ':memory:')
-    return createSecretSealer({ key: keyBeside(path) });
+    return sealerBeside(path);
   return createSecretSealer({ key: randomBytes(32) });
+}
+
+/**
+ * The sealer of the key file beside the database, read (or made) when first needed: an agent that never
+ * holds a call with a secret leaves no key file, and opening needs the file to exist.
+ */
+function sealerBeside(databasePath: string): SecretSealer {
+  const keyPath = join(dirname(resolve(databasePath)), 'secret.key');
+  let sealer: SecretSealer | undefined;
+  const sealerOf = (create: boolean) => {
+    if (!sealer) {
+      const key = readKey(keyPath) ?? (create ? createKey(keyPath) : undefined);
+      if (key) sealer = createSecretSealer({ key });
+    }
+    return sealer;
+  };
+  return {
+    seal: (text) => (sealerOf(true) as SecretSealer).seal(text),
+    open: (sealed) => sealerOf(false)?.open(sealed),
+  };
 }
 
 function decodeKey(text: string): Buffer {
@@ -39,14 +59,10 @@ function decodeKey(text: string): Buffer {
 }
 
 /**
- * The key file beside the database, made when missing. It is written whole under a private name and then
- * linked into place, so a process that starts at the same moment reads either no file or the whole key,
- * and exactly one key wins.
+ * Makes the key file. It is written whole under a private name and then linked into place, so a process
+ * that starts at the same moment reads either no file or the whole key, and exactly one key wins.
  */
-function keyBeside(databasePath: string): Buffer {
-  const keyPath = join(dirname(resolve(databasePath)), 'secret.key');
-  const existing = readKey(keyPath);
-  if (existing) return existing;
+function createKey(keyPath: string): Buffer {
   const draft = `${keyPath}.${process.pid}.${randomBytes(4).toString('hex')}`;
   const descriptor = openSync(draft, 'wx', 0o600);
   try {
