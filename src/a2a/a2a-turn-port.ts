@@ -30,5 +30,9 @@ export interface A2ATurnPort {
     signal?: AbortSignal;
   }): Promise<A2ATurn>;
   subscribe: SubscribeObservations;
-  readonly store: Pick<StateStore, 'loadThread' | 'readObservations'>;
+  /** With the A2A task methods, tasks are kept there and outlive the process; else in memory. */
+  readonly store: Pick<
+    StateStore,
+    'loadThread' | 'readObservations' | 'saveA2ATask' | 'loadA2ATask' | 'listA2ATasks'
+  >;
 }

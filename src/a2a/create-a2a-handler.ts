@@ -5,10 +5,11 @@
  * server authenticates the caller and passes the principal in.
  */
 import type { AgentCard } from '@a2a-js/sdk';
-import type { JsonRpcTransportHandler } from '@a2a-js/sdk/server';
+import type { JsonRpcTransportHandler, TaskStore } from '@a2a-js/sdk/server';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { A2ATurnPort } from './a2a-turn-port.js';
 import { createA2AExecutor } from './create-a2a-executor.js';
+import { type A2ATaskMethods, createStoredTaskStore } from './internal/create-stored-task-store.js';
 import { a2aServerSdk, loadA2ASdk, loadA2AServerSdk } from './internal/load-a2a-sdk.js';
 
 export interface A2AHandlerOptions {
@@ -40,7 +41,7 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
         validateVersion,
       } = await loadA2AServerSdk();
       transport ??= new JsonRpcTransportHandler(
-        new DefaultRequestHandler(options.card, new InMemoryTaskStore(), executor),
+        new DefaultRequestHandler(options.card, taskStoreOf(options.port.store, InMemoryTaskStore), executor),
       );
       const user = principal === undefined ? undefined : { isAuthenticated: true, userName: principal };
       const context = new ServerCallContext({
@@ -72,6 +73,21 @@ export function createA2AHandler(options: A2AHandlerOptions): A2AHandler {
       });
     },
   };
+}
+
+/**
+ * Tasks live in the agent's store when it keeps them, so that a task waiting for input is answered after
+ * a restart; a store without the methods (a custom one) leaves them in this process's memory.
+ */
+function taskStoreOf(store: A2ATurnPort['store'], InMemory: new () => TaskStore): TaskStore {
+  const { saveA2ATask, loadA2ATask, listA2ATasks } = store;
+  if (!saveA2ATask || !loadA2ATask || !listA2ATasks) return new InMemory();
+  const methods: A2ATaskMethods = {
+    saveA2ATask: saveA2ATask.bind(store),
+    loadA2ATask: loadA2ATask.bind(store),
+    listA2ATasks: listA2ATasks.bind(store),
+  };
+  return createStoredTaskStore(methods);
 }
 
 function toEventStream(

@@ -19,7 +19,7 @@ import {
   resolveExecutionConfig,
   updatePlanTool,
 } from '../plan/index.js';
-import { redactSecrets, redactValue } from '../redact/index.js';
+import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
@@ -42,6 +42,7 @@ import {
 import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
 import { createLiveTurns, type LiveTurns } from './live-turns.js';
+import { resolveSecretSealer } from './resolve-secret-sealer.js';
 import { createThreadLease } from './thread-lease.js';
 
 const defaultPersona =
@@ -59,6 +60,8 @@ export interface AgentConfig {
   /** The agent's execution settings resolved over the defaults: what a turn runs with unless its thread or call says otherwise. */
   readonly execution: ExecutionConfig;
   readonly redact: { text(text: string): string; value(value: unknown): unknown };
+  /** Seals the arguments of calls held for later, at rest (docs/decisions/0078). */
+  readonly sealer: SecretSealer;
   readonly persona: string;
   readonly flows: ReadonlyMap<string, FlowDefinition>;
   /** The agent's tools (and `delegate_to_agent` when A2A agents are configured). */
@@ -120,6 +123,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     limits,
     execution: resolveExecutionConfig({ agent: options.execution }),
     redact,
+    sealer: resolveSecretSealer(store),
     persona: options.persona ?? defaultPersona,
     flows,
     tools,

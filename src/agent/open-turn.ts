@@ -192,6 +192,7 @@ function runFlowsOptions(
       store: config.store,
       maxContextChars: limits.maxToolResultChars,
       redact,
+      sealer: config.sealer,
       // Every execution is reported to the turn's telemetry by the pipeline; the tools stay the agent's own.
       observeExecution: parts.telemetry.observeTool,
       // A turn begun here under a new id has no journal rows but its own: its calls skip the read.

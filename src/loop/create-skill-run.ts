@@ -5,6 +5,7 @@
 import { ConfigurationError } from '../errors/index.js';
 import { addTaintSource, parseSkillCalls, type TaintState, taintFromTranscript } from '../tool/index.js';
 import { randomIdGenerator } from '../util/index.js';
+import { resumedCallIdSuffix } from './internal/resumed-call-ids.js';
 import type { SkillRun, TextToolCall } from './internal/skill-run.js';
 import type { RunSkillLoopOptions } from './run-skill-loop-options.js';
 import { resolveSkillLoopLimits } from './skill-loop-limits.js';
@@ -53,6 +54,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     state,
     messages: [...(options.resume?.messages ?? [])],
     events: [],
+    callIdSuffix: resumedCallIdSuffix(options.resume),
   };
 }
 

@@ -12,6 +12,7 @@ import { createSkillRun } from './create-skill-run.js';
 import { gracefulFailure } from './describe-progress.js';
 import { finishPhase } from './finish-phase.js';
 import { finishSkillRun } from './finish-skill-run.js';
+import { withCallIdSuffix } from './internal/resumed-call-ids.js';
 import { emit, isStopRequested, type SkillRun } from './internal/skill-run.js';
 import { modelFailure } from './model-failure.js';
 import { reactPhase } from './react-phase.js';
@@ -75,7 +76,7 @@ async function loop(run: SkillRun): Promise<SkillOutcome> {
     const reacted = await reactPhase(run, reflecting ? 'reflect' : 'act');
     if (reacted.kind === 'stopped') return stoppedOutcome(run, reacted.reason);
     if (reacted.kind === 'failed') return modelFailure(run, reacted.error);
-    const response = reacted.response;
+    const response = withCallIdSuffix(reacted.response, run.callIdSuffix);
     if (reflecting) {
       // Tools were withheld: only the explanation is kept; any call the model made anyway is dropped.
       if (response.text.trim() !== '')

@@ -1,3 +1,4 @@
+export { createSecretSealer, isSealed, type SecretSealer } from './create-secret-sealer.js';
 export {
   createStreamRedactor,
   type StreamRedactor,

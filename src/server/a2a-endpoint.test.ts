@@ -1,4 +1,7 @@
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Message, type Part, Role, type Task, TaskState } from '@a2a-js/sdk';
 import {
   type Client,
@@ -6,8 +9,10 @@ import {
   ClientFactoryOptions,
   JsonRpcTransportFactory,
 } from '@a2a-js/sdk/client';
+import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TurnResult } from '../agent/index.js';
+import { createSqliteStore } from '../store/index.js';
 import { createWeatherAgent, startTestServer, tokens } from './fixtures/server-fixture.js';
 import type { ResumeOptions, ServerAgent } from './server-types.js';
 
@@ -105,6 +110,69 @@ describe('the A2A endpoint (official @a2a-js/sdk client and server)', () => {
       'It is 21 °C.',
     ]);
     expect((await server.agent.store.loadThread(first.contextId))?.principal).toBe('alice');
+  });
+
+  it('finds a task waiting for input after a restart on the same SQLite file, and completes it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'flowstack-a2a-restart-'));
+    const path = join(folder, 'flowstack.db');
+    try {
+      const before = await startTestServer({
+        agent: createWeatherAgent({ store: createSqliteStore({ path }) }).agent,
+        server: { a2a },
+      });
+      const token = `ghp_${'a1B2c3D4e5'.repeat(4)}`;
+      const first = asTask(
+        await send(
+          await clientFor(before.url, 'alice'),
+          userMessage(`What is the weather like? My key is ${token}`),
+        ),
+      );
+      expect(first.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      await before.close();
+      // The stored task keeps the conversation redacted, as the thread's history does.
+      const raw = new Database(path, { readonly: true });
+      const stored = raw.prepare('SELECT data FROM a2a_tasks').pluck().all().join('\n');
+      raw.close();
+      expect(stored).toContain('[REDACTED:github-token]');
+      expect(stored).not.toContain(token);
+
+      const after = await startTestServer({
+        agent: createWeatherAgent({ store: createSqliteStore({ path }) }).agent,
+        server: { a2a },
+      });
+      running.push(after);
+      const client = await clientFor(after.url, 'alice');
+      const waiting = await client.getTask({ tenant: '', id: first.id });
+      expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+      const done = asTask(
+        await send(client, userMessage('Oslo', { taskId: first.id, contextId: first.contextId })),
+      );
+      expect(done.id).toBe(first.id);
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect(textOf(done.status?.message)).toBe('It is 21 °C.');
+      // A second waiting task, cancelled after another restart.
+      const second = asTask(await send(client, userMessage('What is the weather like?')));
+      await after.close();
+      running.splice(running.indexOf(after), 1);
+      const third = await startTestServer({
+        agent: createWeatherAgent({ store: createSqliteStore({ path }) }).agent,
+        server: { a2a },
+      });
+      running.push(third);
+      const cancelled = await (await clientFor(third.url, 'alice')).cancelTask({
+        tenant: '',
+        id: second.id,
+        metadata: undefined,
+      });
+      expect(cancelled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      expect(cancelled.contextId).toBe(second.contextId);
+      // Another principal cannot reach the task by its id.
+      await expect((await clientFor(third.url, 'bob')).getTask({ tenant: '', id: first.id })).rejects.toThrow(
+        /not found/i,
+      );
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('streams working updates and the answer, and cancels a task waiting for input', async () => {

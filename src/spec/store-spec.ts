@@ -127,6 +127,20 @@ import type { ScheduleEntry } from './schedule-spec.js';
 /** What the audit rows of a deleted thread hold in place of their input and output summaries. */
 export const deletedThreadMark = '[deleted with its thread]';
 
+/**
+ * One task of the A2A endpoint as the store keeps it, so that a task waiting for input is found again
+ * after a restart. `data` is the task's JSON (secrets redacted); the store only files it by scope and id.
+ */
+export interface StoredA2ATask {
+  /** Whose task it is: the caller's tenant and principal, as the endpoint writes them. */
+  scope: string;
+  taskId: string;
+  /** The task's context, which is its thread. */
+  contextId: string;
+  data: string;
+  updatedAt: number;
+}
+
 export interface StateStoreV1 {
   readonly specVersion: 1;
   readonly kind: string;
@@ -194,6 +208,14 @@ export interface StateStoreV1 {
    * refuses with a `ConfigurationError`).
    */
   deleteThread?(threadId: string): Promise<boolean>;
+  /**
+   * Tasks of the A2A endpoint (optional: without them the endpoint keeps its tasks in memory, and a task
+   * is forgotten when the process ends). `saveA2ATask` adds or replaces the task with its scope and id.
+   */
+  saveA2ATask?(task: StoredA2ATask): Promise<void>;
+  loadA2ATask?(options: { scope: string; taskId: string }): Promise<StoredA2ATask | undefined>;
+  /** A scope's tasks (only one context's, with `contextId`), most recently updated first. */
+  listA2ATasks?(options: { scope: string; contextId?: string }): Promise<StoredA2ATask[]>;
 
   close(): Promise<void>;
 }

@@ -7,6 +7,7 @@ import {
   type ObservationRow,
   type ScheduleEntry,
   type StateStore,
+  type StoredA2ATask,
   type StoredThread,
 } from '../spec/index.js';
 import type { Clock } from '../util/index.js';
@@ -71,6 +72,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     journalKeysOf.set(entry.threadId, keys.add(entry.key));
   };
   const schedules = new Map<string, string>();
+  const a2aTasks = new Map<string, StoredA2ATask>();
+  const a2aKey = (scope: string, taskId: string) => JSON.stringify([scope, taskId]);
   let lastObservationId = 0;
   let closed = false;
 
@@ -88,6 +91,8 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     journalKeysOf.delete(threadId);
     for (const [id, data] of schedules)
       if ((JSON.parse(data) as ScheduleEntry).threadId === threadId) schedules.delete(id);
+    // An A2A task's context is its thread.
+    for (const [key, task] of a2aTasks) if (task.contextId === threadId) a2aTasks.delete(key);
     for (const id of auditIdsOf.get(threadId) ?? []) {
       const record = audit[id - 1] as AuditRecord;
       audit[id - 1] = {
@@ -331,6 +336,25 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
     async deleteThread(threadId) {
       assertOpen();
       return removeThread(threadId);
+    },
+
+    async saveA2ATask(task) {
+      assertOpen();
+      a2aTasks.set(a2aKey(task.scope, task.taskId), { ...task });
+    },
+
+    async loadA2ATask({ scope, taskId }) {
+      assertOpen();
+      const task = a2aTasks.get(a2aKey(scope, taskId));
+      return task && { ...task };
+    },
+
+    async listA2ATasks({ scope, contextId }) {
+      assertOpen();
+      return [...a2aTasks.values()]
+        .filter((task) => task.scope === scope && (contextId === undefined || task.contextId === contextId))
+        .sort((a, b) => b.updatedAt - a.updatedAt || compareText(b.taskId, a.taskId))
+        .map((task) => ({ ...task }));
     },
 
     async close() {

@@ -211,30 +211,31 @@ describe('createSqliteStore', () => {
     const path = newPath();
     await createSqliteStore({ path }).close();
     const raw = new Database(path);
-    raw.prepare("UPDATE meta SET value = '3' WHERE key = 'schema_version'").run();
+    raw.prepare("UPDATE meta SET value = '99' WHERE key = 'schema_version'").run();
     const tablesBefore = raw.prepare('SELECT name, sql FROM sqlite_master ORDER BY name').all();
     expect(() => createSqliteStore({ path })).toThrow(StoreError);
-    expect(() => createSqliteStore({ path })).toThrow(/store schema version '3'.*newer flowstack/);
-    expect(raw.prepare('SELECT value FROM meta').pluck().get()).toBe('3');
+    expect(() => createSqliteStore({ path })).toThrow(/store schema version '99'.*newer flowstack/);
+    expect(raw.prepare('SELECT value FROM meta').pluck().get()).toBe('99');
     expect(raw.prepare('SELECT name, sql FROM sqlite_master ORDER BY name').all()).toEqual(tablesBefore);
     raw.close();
   });
 
-  it('upgrades a version 1 database: adds the schedules table, keeps the threads', async () => {
+  it('upgrades a version 1 database: adds the schedules and A2A task tables, keeps the threads', async () => {
     const path = newPath();
     const first = createSqliteStore({ path });
     await first.commit({ threadId: 't1', expectedVersion: 0, data: '{}', now: 1 });
     await first.close();
     const raw = new Database(path);
-    raw.exec('DROP TABLE schedules');
+    raw.exec('DROP TABLE schedules; DROP TABLE a2a_tasks');
     raw.prepare("UPDATE meta SET value = '1' WHERE key = 'schema_version'").run();
     raw.close();
     const store = createSqliteStore({ path });
     expect((await store.loadThread('t1'))?.version).toBe(1);
     expect(await store.listSchedules?.()).toEqual([]);
+    expect(await store.listA2ATasks?.({ scope: 'alice' })).toEqual([]);
     await store.close();
     const after = new Database(path, { readonly: true });
-    expect(after.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('2');
+    expect(after.prepare("SELECT value FROM meta WHERE key = 'schema_version'").pluck().get()).toBe('3');
     after.close();
   });
 

@@ -12,6 +12,7 @@ import type {
 import { assertValidCommit } from './internal/assert-valid-commit.js';
 import { dropNulls } from './internal/drop-nulls.js';
 import { openSqliteDatabase } from './internal/open-sqlite-database.js';
+import { createSqliteA2ATasks } from './internal/sqlite-a2a-tasks.js';
 import { createSqliteThreadDeletion } from './internal/sqlite-delete-thread.js';
 import { createSqliteSchedules } from './internal/sqlite-schedules.js';
 import {
@@ -265,6 +266,7 @@ export function createSqliteStore(options: SqliteStoreOptions = {}): SqliteStore
 
     ...createSqliteSchedules(db, assertOpen),
     ...createSqliteThreadDeletion(db, assertOpen),
+    ...createSqliteA2ATasks(db, assertOpen),
 
     async close() {
       if (closed) return;

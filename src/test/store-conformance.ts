@@ -838,6 +838,37 @@ export const storeConformanceCases: readonly StoreConformanceCase[] = [
     },
   },
   {
+    name: 'A2A tasks (when the store keeps them): replaced by scope and id, listed newest first, kept across a reopen',
+    async run(store, context) {
+      if (!store.saveA2ATask || !store.loadA2ATask || !store.listA2ATasks) return;
+      const task = (scope: string, taskId: string, contextId: string, updatedAt: number) => ({
+        scope,
+        taskId,
+        contextId,
+        updatedAt,
+        data: JSON.stringify({ id: taskId, contextId, at: updatedAt }),
+      });
+      await store.saveA2ATask(task('alice', 'task-1', 'ctx-a', t0 + 1));
+      await store.saveA2ATask(task('alice', 'task-2', 'ctx-b', t0 + 2));
+      await store.saveA2ATask(task('bob', 'task-1', 'ctx-c', t0 + 3));
+      await store.saveA2ATask(task('alice', 'task-1', 'ctx-a', t0 + 4));
+      assert.deepEqual(
+        await store.loadA2ATask({ scope: 'alice', taskId: 'task-1' }),
+        task('alice', 'task-1', 'ctx-a', t0 + 4),
+      );
+      assert.deepEqual(await store.loadA2ATask({ scope: 'bob', taskId: 'task-2' }), undefined);
+      const after = context.reopen ? await context.reopen(store) : store;
+      assert.deepEqual(await after.listA2ATasks?.({ scope: 'alice' }), [
+        task('alice', 'task-1', 'ctx-a', t0 + 4),
+        task('alice', 'task-2', 'ctx-b', t0 + 2),
+      ]);
+      assert.deepEqual(await after.listA2ATasks?.({ scope: 'alice', contextId: 'ctx-b' }), [
+        task('alice', 'task-2', 'ctx-b', t0 + 2),
+      ]);
+      assert.deepEqual(await after.listA2ATasks?.({ scope: 'carol' }), []);
+    },
+  },
+  {
     name: 'after close, calls reject',
     async run(store) {
       await store.commit(change('t1', 0));

@@ -4,7 +4,9 @@
  * required; every service left out is either off (simulation, approvals) or has an in-process default
  * (the rate limiter), and every bound left out comes from `toolDefaults`.
  */
+
 import type { FileSnapshotService } from '../consistency/index.js';
+import type { SecretSealer } from '../redact/index.js';
 import type {
   ApprovalLookup,
   CapabilityLevel,
@@ -129,6 +131,12 @@ export interface ToolBatchContext {
   maxContextChars: number;
   /** Redacts secrets before anything is stored or shown to the model (DESIGN.md invariant 8). */
   redact: Redactor;
+  /**
+   * Seals the arguments of a call held for later (an approval, an unknown outcome, a rollback question)
+   * in the suspended run's checkpoint, so the store never holds them raw (docs/decisions/0078). Without
+   * it, such arguments are kept as the model wrote them.
+   */
+  sealer?: SecretSealer;
 
   /** Answers whether a call that needs approval has one; without it such a call always suspends. */
   approvals?: ApprovalLookup;

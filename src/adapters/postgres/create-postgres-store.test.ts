@@ -271,7 +271,7 @@ describeWithService({ kind: 'postgres', url, available, describe }, 'createPostg
     try {
       await Promise.all(stores.map((store) => store.ready()));
       const { rows } = await admin().query(`SELECT key, value FROM "${schema}".meta`);
-      expect(rows).toEqual([{ key: 'schema_version', value: '2' }]);
+      expect(rows).toEqual([{ key: 'schema_version', value: '3' }]);
     } finally {
       await closeAll(stores);
     }
@@ -282,30 +282,31 @@ describeWithService({ kind: 'postgres', url, available, describe }, 'createPostg
     const first = createStore(schema);
     await first.commit(commitOf('t1', 0));
     await first.close();
-    await admin().query(`UPDATE "${schema}".meta SET value = '3' WHERE key = 'schema_version'`);
+    await admin().query(`UPDATE "${schema}".meta SET value = '99' WHERE key = 'schema_version'`);
     const newer = createStore(schema);
     const error = await newer.loadThread('t1').catch((caught: unknown) => caught);
     expect(StoreError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ reason: 'unsupported_schema' });
-    expect((error as Error).message).toContain("version '3'");
+    expect((error as Error).message).toContain("version '99'");
     await newer.close();
     const { rows } = await admin().query(`SELECT data FROM "${schema}".threads`);
     expect(rows).toEqual([{ data: '{"v":1}' }]);
   });
 
-  it('upgrades a version 1 schema: adds the schedules table, keeps the threads', async () => {
+  it('upgrades a version 1 schema: adds the schedules and A2A task tables, keeps the threads', async () => {
     const schema = newSchema();
     const first = createStore(schema);
     await first.commit(commitOf('t1', 0));
     await first.close();
-    await admin().query(`DROP TABLE "${schema}".schedules`);
+    await admin().query(`DROP TABLE "${schema}".schedules; DROP TABLE "${schema}".a2a_tasks`);
     await admin().query(`UPDATE "${schema}".meta SET value = '1' WHERE key = 'schema_version'`);
     const upgraded = createStore(schema);
     try {
       expect((await upgraded.loadThread('t1'))?.version).toBe(1);
       expect(await upgraded.listSchedules?.()).toEqual([]);
+      expect(await upgraded.listA2ATasks?.({ scope: 'alice' })).toEqual([]);
       const { rows } = await admin().query(`SELECT value FROM "${schema}".meta WHERE key = 'schema_version'`);
-      expect(rows).toEqual([{ value: '2' }]);
+      expect(rows).toEqual([{ value: '3' }]);
     } finally {
       await upgraded.close();
     }

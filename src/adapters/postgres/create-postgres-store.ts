@@ -7,6 +7,7 @@ import type {
   ObservationRow,
   ScheduleEntry,
   StateStore,
+  StoredA2ATask,
   StoredThread,
   ThreadSummary,
 } from '../../spec/index.js';
@@ -218,6 +219,23 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       return connection.transaction((inTransaction) => deleteThreadRows(inTransaction, statements, threadId));
     },
 
+    async saveA2ATask(task) {
+      await query(
+        (s) => s.upsertA2ATask,
+        [task.scope, task.taskId, task.contextId, task.updatedAt, task.data],
+      );
+    },
+
+    async loadA2ATask({ scope, taskId }) {
+      const [row] = await query<A2ATaskRow>((s) => s.selectA2ATask, [scope, taskId]);
+      return row && toA2ATask(row);
+    },
+
+    async listA2ATasks({ scope, contextId }) {
+      const rows = await query<A2ATaskRow>((s) => s.selectA2ATasks, [scope, contextId ?? null]);
+      return rows.map(toA2ATask);
+    },
+
     async releaseLease({ threadId, owner }) {
       await query((s) => s.deleteLease, [threadId, owner]);
     },
@@ -352,4 +370,22 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
 function toLimit(limit: number | undefined): number | null {
   if (limit === undefined || limit === Number.POSITIVE_INFINITY) return null;
   return Number.isFinite(limit) ? Math.max(0, Math.floor(limit)) : 0;
+}
+
+interface A2ATaskRow {
+  scope: string;
+  task_id: string;
+  context_id: string;
+  updated_at: number | string;
+  data: string;
+}
+
+function toA2ATask(row: A2ATaskRow): StoredA2ATask {
+  return {
+    scope: row.scope,
+    taskId: row.task_id,
+    contextId: row.context_id,
+    updatedAt: Number(row.updated_at),
+    data: row.data,
+  };
 }

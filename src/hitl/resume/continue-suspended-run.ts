@@ -22,7 +22,9 @@ import type { AnsweredCalls, ToolBatchContext } from '../../tool/index.js';
 import { observe, record } from '../../turn/index.js';
 import { expireSuspensions } from '../index.js';
 import type { ContinueSuspendedRunOptions } from './continue-suspended-run-options.js';
+import { askForValuesAgain, runsHeldArguments } from './internal/ask-for-values-again.js';
 import { observeAnswer } from './internal/observe-answer.js';
+import { openHeldArguments } from './internal/open-held-arguments.js';
 import { settleAnsweredQuestion } from './settle-answered-question.js';
 import { patchResults } from './suspended-transcript.js';
 
@@ -45,7 +47,10 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
   const suspensions = expireSuspensions(options.run.suspensions, now);
   const run = { ...options.run, suspensions };
   if (suspensions.some((s) => s.status === 'open')) return { kind: 'waiting', run };
-  const messages = run.messages as unknown as LanguageModelV3Message[];
+  const { messages, unopened } = openHeldArguments(
+    run.messages as unknown as LanguageModelV3Message[],
+    options.batch.sealer,
+  );
   const loopState = run.state as unknown as SkillLoopState;
   const answered = [...(run.answered ?? [])];
 
@@ -70,7 +75,10 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
       continue;
     }
     if (!question.callId || !question.toolName) continue;
-    const outcome = await settleAnsweredQuestion(options, question, messages);
+    const outcome =
+      unopened.has(question.callId) && runsHeldArguments(question)
+        ? askForValuesAgain(question)
+        : await settleAnsweredQuestion(options, question, messages);
     if ('ask' in outcome) {
       // The answer raised a new question (a remote agent asks again): the run waits once more.
       const again: SuspensionRecord = {

@@ -6,6 +6,7 @@
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
+import type { SecretSealer } from '../../redact/index.js';
 import type {
   JsonSchema,
   JsonValue,
@@ -17,6 +18,7 @@ import type {
 import type { ToolSet } from '../../tool/index.js';
 import type { IdGenerator } from '../../util/index.js';
 import { continueFeedback, createSuspension, escalationFeedback } from '../index.js';
+import { sealedInputKey } from './internal/open-held-arguments.js';
 
 export interface SuspendRunOptions {
   flowId: string;
@@ -33,6 +35,11 @@ export interface SuspendRunOptions {
   answered?: SuspendedRun['answered'];
   /** The tools the run could call: an approval shows a call's arguments in its tool's schema order. */
   tools?: ToolSet;
+  /**
+   * Seals the held calls' arguments that hold a secret (docs/decisions/0078); without it they are kept
+   * as the model wrote them.
+   */
+  sealer?: SecretSealer;
 }
 
 export function suspendRun(options: SuspendRunOptions): SuspendedRun {
@@ -78,7 +85,7 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
   const runsLater = new Set(
     suspensions.flatMap((s) => (s.callId !== undefined && callRunsLater.has(s.kind) ? [s.callId] : [])),
   );
-  const saved = redactArgumentsExcept(messages, runsLater, options.redact);
+  const saved = redactArgumentsExcept(messages, runsLater, options);
   return {
     specVersion: 1,
     flowId,
@@ -94,27 +101,56 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
 
 /**
  * The questions whose call may still run with the arguments the model wrote: an approval, an outcome a
- * person settles (a re-run), a rollback question. Their arguments stay in the checkpoint as written; the
- * arguments of every other call there — calls that already ran, a blocking tool's call, which never runs —
- * are saved redacted (DESIGN.md invariant 8), like the history rows of the same calls.
+ * person settles (a re-run), a rollback question. Their arguments must come back exactly as written, so
+ * where they hold a secret the checkpoint keeps them sealed beside their redacted form (see
+ * `sealHeldInput`); the arguments of every other call there — calls that already ran, a blocking tool's
+ * call, which never runs — are saved redacted (DESIGN.md invariant 8), like the history rows of the same
+ * calls.
  */
 const callRunsLater = new Set(['approval', 'outcome_unknown', 'rollback']);
 
 function redactArgumentsExcept(
   messages: readonly LanguageModelV3Message[],
-  keep: ReadonlySet<string>,
-  redact: { value(value: unknown): unknown },
+  held: ReadonlySet<string>,
+  options: Pick<SuspendRunOptions, 'redact' | 'sealer'>,
 ): LanguageModelV3Message[] {
+  const { redact, sealer } = options;
   return messages.map((message) => {
     if (message.role !== 'assistant') return message;
-    if (!message.content.some((p) => p.type === 'tool-call' && !keep.has(p.toolCallId))) return message;
-    const content = message.content.map((part) =>
-      part.type === 'tool-call' && !keep.has(part.toolCallId)
-        ? { ...part, input: redactInput(part.input, redact) }
-        : part,
-    );
+    if (!message.content.some((p) => p.type === 'tool-call' && (!held.has(p.toolCallId) || sealer)))
+      return message;
+    const content = message.content.map((part) => {
+      if (part.type !== 'tool-call') return part;
+      if (!held.has(part.toolCallId)) return { ...part, input: redactInput(part.input, redact) };
+      return sealer ? sealHeldInput(part, redact, sealer) : part;
+    });
     return { ...message, content };
   });
+}
+
+/**
+ * A held call whose arguments hold a secret keeps them redacted in `input` — what the transcript shows —
+ * and sealed in its flowstack provider options, which `openHeldArguments` turns back into the arguments
+ * as written when the run goes on. Arguments without a secret are kept as they are.
+ */
+function sealHeldInput(
+  part: Extract<LanguageModelV3Message, { role: 'assistant' }>['content'][number] & { type: 'tool-call' },
+  redact: { value(value: unknown): unknown },
+  sealer: SecretSealer,
+) {
+  const redacted = redactInput(part.input, redact);
+  if (JSON.stringify(redacted) === JSON.stringify(part.input)) return part;
+  return {
+    ...part,
+    input: redacted,
+    providerOptions: {
+      ...part.providerOptions,
+      flowstack: {
+        ...part.providerOptions?.flowstack,
+        [sealedInputKey]: sealer.seal(JSON.stringify(part.input)),
+      },
+    },
+  };
 }
 
 /** Argument text is redacted as the data it encodes, so that a whole value under a secret-named key goes. */

@@ -67,6 +67,8 @@ export interface SkillRun {
   state: SkillLoopState;
   messages: LanguageModelV3Message[];
   events: SkillLoopEvent[];
+  /** Appended to the model's call ids in a resumed invocation (see `resumed-call-ids.ts`). */
+  callIdSuffix: string | undefined;
 }
 
 /**

@@ -78,6 +78,7 @@ export async function carryOut(
           ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
           ids: run.ids,
           redact: run.batch.redact,
+          ...(run.batch.sealer ? { sealer: run.batch.sealer } : {}),
           ...(run.limits.approvalTtlMs !== undefined ? { approvalTtlMs: run.limits.approvalTtlMs } : {}),
           ...(current.carried ? { answered: current.carried.answered } : {}),
           tools: run.tools,

@@ -128,6 +128,7 @@ async function carryOut(
           ...(execution.checkpoint ? { checkpoint: execution.checkpoint } : {}),
           ids: idsOf(loop),
           redact: options.batch.redact,
+          ...(options.batch.sealer ? { sealer: options.batch.sealer } : {}),
           ...(options.limits.approvalTtlMs !== undefined
             ? { approvalTtlMs: options.limits.approvalTtlMs }
             : {}),

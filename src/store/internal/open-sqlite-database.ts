@@ -5,6 +5,7 @@ import { ConfigurationError } from '../../errors/index.js';
 import { requireOptionalPeer } from '../../util/index.js';
 import { StoreError } from '../store-error.js';
 import {
+  createA2ATasksTable,
   createMetaTable,
   createSchedulesTable,
   createTables,
@@ -72,6 +73,10 @@ function createOrCheckSchema(db: Database.Database, path: string): void {
     if (version < 2) {
       db.exec(createSchedulesTable);
       db.prepare("UPDATE meta SET value = '2' WHERE key = 'schema_version'").run();
+    }
+    if (version < 3) {
+      db.exec(createA2ATasksTable);
+      db.prepare("UPDATE meta SET value = '3' WHERE key = 'schema_version'").run();
     }
   }).immediate();
 }

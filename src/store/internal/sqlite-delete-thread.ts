@@ -21,6 +21,8 @@ export function createSqliteThreadDeletion(
     db.prepare<[string]>('DELETE FROM leases WHERE thread_id = ?'),
     db.prepare<[string]>('DELETE FROM journal WHERE thread_id = ?'),
     db.prepare<[string]>("DELETE FROM schedules WHERE json_extract(data, '$.threadId') = ?"),
+    // An A2A task's context is its thread.
+    db.prepare<[string]>('DELETE FROM a2a_tasks WHERE context_id = ?'),
   ];
   const markAudit = db.prepare<[string, string, string]>(
     `UPDATE audit SET input_summary = ?, output_summary = CASE WHEN output_summary IS NULL THEN NULL ELSE ? END

@@ -5,7 +5,7 @@
  * `threads.history_seq` is the thread's last history seq, so that a commit numbers its rows without
  * counting the history. Times are milliseconds since the epoch, as the caller passed them.
  */
-export const sqliteStoreSchemaVersion = 2;
+export const sqliteStoreSchemaVersion = 3;
 
 export const createMetaTable = `
 CREATE TABLE IF NOT EXISTS meta (
@@ -20,6 +20,19 @@ CREATE TABLE IF NOT EXISTS schedules (
   next_run_at INTEGER NOT NULL,
   data TEXT NOT NULL
 );
+`;
+
+/** Version 3: the A2A endpoint's tasks, one JSON task per scope and id. */
+export const createA2ATasksTable = `
+CREATE TABLE IF NOT EXISTS a2a_tasks (
+  scope TEXT NOT NULL,
+  task_id TEXT NOT NULL,
+  context_id TEXT NOT NULL,
+  updated_at INTEGER NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (scope, task_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS a2a_tasks_by_update ON a2a_tasks (scope, updated_at DESC, task_id);
 `;
 
 export const createTables = `
@@ -89,4 +102,5 @@ CREATE TABLE IF NOT EXISTS audit (
   created_at INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS audit_by_thread ON audit (thread_id, id);
-${createSchedulesTable}`;
+${createSchedulesTable}
+${createA2ATasksTable}`;

@@ -20,6 +20,7 @@ export async function deleteThreadRows(
     statements.deleteLeaseOfThread,
     statements.deleteJournalOfThread,
     statements.deleteSchedulesOfThread,
+    statements.deleteA2ATasksOfThread,
   ])
     await query(statement, [threadId]);
   await query(statements.markAuditOfThread, [threadId, deletedThreadMark]);

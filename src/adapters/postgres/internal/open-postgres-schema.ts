@@ -1,6 +1,7 @@
 import { StoreError } from '../../../store/store-error.js';
 import type { PostgresConnection } from './create-postgres-connection.js';
 import {
+  createA2ATasksStatements,
   createMetaStatements,
   createSchedulesStatements,
   createTableStatements,
@@ -70,6 +71,10 @@ export async function openPostgresSchema(
     if (version < 2) {
       await query(createSchedulesStatements(quoted));
       await query(`UPDATE ${quoted}.meta SET value = '2' WHERE key = 'schema_version'`);
+    }
+    if (version < 3) {
+      await query(createA2ATasksStatements(quoted));
+      await query(`UPDATE ${quoted}.meta SET value = '3' WHERE key = 'schema_version'`);
     }
   });
 }

@@ -10,7 +10,7 @@
  * - `thread_id` sorts byte-wise (`COLLATE "C"`), as in SQLite, so every store lists ties in one order.
  * - Times are milliseconds since the epoch (BIGINT), as the caller passed them.
  */
-export const postgresStoreSchemaVersion = 2;
+export const postgresStoreSchemaVersion = 3;
 
 /** The name of the counter row that holds the last observation id. */
 export const observationCounter = 'observation_id';
@@ -101,7 +101,8 @@ CREATE TABLE IF NOT EXISTS ${schema}.audit (
   created_at BIGINT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS audit_by_thread ON ${schema}.audit (thread_id, id);
-${createSchedulesStatements(schema)}`;
+${createSchedulesStatements(schema)}
+${createA2ATasksStatements(schema)}`;
 }
 
 /** Version 2: the in-process scheduler's schedules, one JSON entry per id. */
@@ -112,4 +113,18 @@ CREATE TABLE IF NOT EXISTS ${schema}.schedules (
   next_run_at BIGINT NOT NULL,
   data TEXT NOT NULL
 );`;
+}
+
+/** Version 3: the A2A endpoint's tasks, one JSON task per scope and id. */
+export function createA2ATasksStatements(schema: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${schema}.a2a_tasks (
+  scope TEXT COLLATE "C" NOT NULL,
+  task_id TEXT COLLATE "C" NOT NULL,
+  context_id TEXT NOT NULL,
+  updated_at BIGINT NOT NULL,
+  data TEXT NOT NULL,
+  PRIMARY KEY (scope, task_id)
+);
+CREATE INDEX IF NOT EXISTS a2a_tasks_by_update ON ${schema}.a2a_tasks (scope, updated_at DESC, task_id);`;
 }

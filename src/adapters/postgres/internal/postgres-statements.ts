@@ -100,10 +100,18 @@ export function createPostgresStatements(schema: string) {
     deleteObservationsOfThread: `DELETE FROM ${schema}.observations WHERE thread_id = $1`,
     deleteLeaseOfThread: `DELETE FROM ${schema}.leases WHERE thread_id = $1`,
     deleteJournalOfThread: `DELETE FROM ${schema}.journal WHERE thread_id = $1`,
+    deleteA2ATasksOfThread: `DELETE FROM ${schema}.a2a_tasks WHERE context_id = $1`,
     deleteSchedulesOfThread: `DELETE FROM ${schema}.schedules WHERE (data::jsonb ->> 'threadId') = $1`,
     // $1 thread, $2 the mark that replaces the summaries.
     markAuditOfThread: `UPDATE ${schema}.audit SET input_summary = $2,
       output_summary = CASE WHEN output_summary IS NULL THEN NULL ELSE $2 END WHERE thread_id = $1`,
+    upsertA2ATask: `INSERT INTO ${schema}.a2a_tasks (scope, task_id, context_id, updated_at, data)
+      VALUES ($1, $2, $3, $4, $5)
+      ON CONFLICT (scope, task_id) DO UPDATE SET
+        context_id = excluded.context_id, updated_at = excluded.updated_at, data = excluded.data`,
+    selectA2ATask: `SELECT * FROM ${schema}.a2a_tasks WHERE scope = $1 AND task_id = $2`,
+    selectA2ATasks: `SELECT * FROM ${schema}.a2a_tasks WHERE scope = $1 AND ($2::text IS NULL OR context_id = $2)
+      ORDER BY updated_at DESC, task_id DESC`,
   };
 }
 
