@@ -11,13 +11,15 @@ export function formatFirstToken(reports: readonly FirstTokenReport[]): string {
   return [
     '### Streaming: added latency to first token',
     '',
-    "From a streaming model handing over a reply's first text delta to a client of the HTTP API reading it " +
+    "From the provider emulator writing a reply's first text delta to a client of the HTTP API reading it " +
       'as server-sent events (`POST /v1/threads/:id/messages` with `Accept: text/event-stream`; ' +
-      '`bench/src/micro/measure-first-token.ts`). Model double, agent (`stream: true`, memory store, the flow ' +
-      'chosen by a fast-path rule), server on loopback and client share one process and one clock. The model ' +
-      `writes six word deltas ${job.gapMs} ms apart; between its first delta and the client lie the skill ` +
-      "loop, the stream redactor, the agent's bus, the server's event stream, the socket and the client's " +
-      `read. Each process warms up with ${job.warmupTurns} turns and measures ${job.turns}, each on a new ` +
+      '`bench/src/micro/measure-first-token.ts`). The OpenAI-compatible emulator (`src/test/emulators`) streams ' +
+      `the reply in word deltas ${job.gapMs} ms apart over loopback HTTP to the real ` +
+      '`@ai-sdk/openai-compatible` client; emulator, agent (`stream: true`, memory store, the flow chosen by a ' +
+      'fast-path rule), server and client share one process and one clock. Between the first delta and the ' +
+      "client lie the provider client's stream parsing, the skill loop, the stream redactor, the agent's bus, " +
+      "the server's event stream, the socket and the client's read. " +
+      `Each process warms up with ${job.warmupTurns} turns and measures ${job.turns}, each on a new ` +
       `thread; ${reports.length} process${reports.length === 1 ? '' : 'es'}` +
       `${reports.length > 1 ? ', median of their figures (lowest and highest in brackets)' : ''}. ` +
       'The target is 5 ms.',

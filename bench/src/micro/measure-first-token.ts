@@ -1,35 +1,43 @@
 /**
- * Added latency to first token (issue 30): the time from a streaming model emitting a reply's first delta
- * to an SSE client of `flowstack serve`'s HTTP API receiving it. One process holds the model double, the
- * agent, the server (on loopback) and the client, so both instants are read on one clock
- * (`performance.now()`). Each turn is a new thread: `POST /v1/threads/:id/messages` with
- * `Accept: text/event-stream`, the flow chosen by a fast-path rule, so the skill's model call is the turn's
- * only one. The model double writes the reply in a few word deltas a couple of milliseconds apart, as a
- * provider streams; the first delta is stamped as it is handed over. What lies between is everything
- * flowstack adds: the skill loop, the stream redactor, the agent's bus, the server's event stream, the
- * socket and the client's read.
+ * Added latency to first token (issue 30): the time from a provider writing a reply's first text delta to
+ * an SSE client of flowstack's HTTP API receiving it. The provider is the OpenAI-compatible emulator of
+ * `src/test/emulators` (`startProviderEmulator`), reached over loopback HTTP by the real
+ * `@ai-sdk/openai-compatible` client (chosen as `FLOWSTACK_MODEL=openai-compatible:…` would); it writes the reply in a few word deltas a couple of milliseconds
+ * apart and is told as each one is written. One process holds the emulator, the agent, the server and the
+ * client, so both instants are read on one clock (`performance.now()`). Each turn is a new thread:
+ * `POST /v1/threads/:id/messages` with `Accept: text/event-stream`, the flow chosen by a fast-path rule,
+ * so the skill's model call is the turn's only one. What lies between: the provider client's stream
+ * parsing, the skill loop, the stream redactor, the agent's bus, the server's event stream, the socket and
+ * the client's read.
  */
-import type { AgentOptions } from '../../../dist/src/index.js';
 import * as flowstack from '../../../dist/src/index.js';
 import * as server from '../../../dist/src/server/index.js';
+import { startProviderEmulator } from '../../../dist/src/test/emulators/start-provider-emulator.js';
 import type { FirstTokenJob, FirstTokenReport } from './micro-jobs.js';
 
 const { createAgent, createMemoryStore, defineFlow } = flowstack;
 
-type LanguageModelV3 = Extract<AgentOptions['model'], { specificationVersion: 'v3' }>;
-type LanguageModelV3StreamPart =
-  Awaited<ReturnType<LanguageModelV3['doStream']>>['stream'] extends ReadableStream<infer Part>
-    ? Part
-    : never;
 const { createServer } = server;
 
 const token = 'bench-first-token-0123456789abcdef';
-const words = ['The ', 'weather ', 'in ', 'Oslo ', 'is ', 'mild.'];
+const reply = 'The weather in Oslo is mild.';
 
 export async function measureFirstToken(job: FirstTokenJob): Promise<FirstTokenReport> {
-  const model = createStreamingDouble(job.gapMs);
+  let firstWritten = Number.NaN;
+  const emulator = await startProviderEmulator('openai-compatible', () => ({ text: reply }), {
+    streamGapMs: job.gapMs,
+    onStreamEvent: (event) => {
+      if (Number.isNaN(firstWritten) && hasText(event.data)) firstWritten = performance.now();
+    },
+  });
+  // The provider as `flowstack serve` takes it from FLOWSTACK_MODEL: the real @ai-sdk/openai-compatible client.
+  const resolved = flowstack.resolveModelFromEnv({
+    FLOWSTACK_MODEL: `openai-compatible:${emulator.url}#first-token`,
+  });
+  if (!resolved) throw new Error('no model from the environment');
+  const { model } = resolved;
   const agent = createAgent({
-    model: model.model,
+    model,
     flows: [
       defineFlow({
         name: 'answer',
@@ -49,13 +57,14 @@ export async function measureFirstToken(job: FirstTokenJob): Promise<FirstTokenR
   const samples: number[] = [];
   try {
     for (let turn = 0; turn < job.warmupTurns + job.turns; turn++) {
+      firstWritten = Number.NaN;
       const received = await runTurn(url, turn);
-      const emitted = model.firstEmitted();
-      if (turn >= job.warmupTurns) samples.push(received - emitted);
+      if (turn >= job.warmupTurns) samples.push(received - firstWritten);
     }
   } finally {
     await api.close();
     await agent.close();
+    await emulator.close();
   }
   return { job, millis: samples, nodeVersion: process.version };
 }
@@ -84,44 +93,9 @@ async function runTurn(url: string, turn: number): Promise<number> {
   return received;
 }
 
-/** A `LanguageModelV3` whose `doStream` writes `words` as text deltas `gapMs` apart, stamping the first. */
-function createStreamingDouble(gapMs: number): { model: LanguageModelV3; firstEmitted(): number } {
-  let first = Number.NaN;
-  const usage = {
-    inputTokens: { total: 10, noCache: 10, cacheRead: 0, cacheWrite: 0 },
-    outputTokens: { total: words.length, text: words.length, reasoning: 0 },
-  };
-  const model: LanguageModelV3 = {
-    specificationVersion: 'v3',
-    provider: 'bench',
-    modelId: 'streaming-double',
-    supportedUrls: {},
-    doGenerate: () => Promise.reject(new Error('the first-token bench streams every call')),
-    doStream: async () => {
-      const parts: LanguageModelV3StreamPart[] = [
-        { type: 'stream-start', warnings: [] },
-        { type: 'text-start', id: 't' },
-      ];
-      let next = 0;
-      const stream = new ReadableStream<LanguageModelV3StreamPart>({
-        start(controller) {
-          for (const part of parts) controller.enqueue(part);
-        },
-        async pull(controller) {
-          if (next === words.length) {
-            controller.enqueue({ type: 'text-end', id: 't' });
-            controller.enqueue({ type: 'finish', usage, finishReason: { unified: 'stop', raw: 'stop' } });
-            controller.close();
-            return;
-          }
-          if (next > 0) await new Promise((resolve) => setTimeout(resolve, gapMs));
-          if (next === 0) first = performance.now();
-          controller.enqueue({ type: 'text-delta', id: 't', delta: words[next] ?? '' });
-          next += 1;
-        },
-      });
-      return { stream };
-    },
-  };
-  return { model, firstEmitted: () => first };
+/** A chat-completion chunk that carries reply text. */
+function hasText(data: unknown): boolean {
+  const choices = (data as { choices?: { delta?: { content?: unknown } }[] } | undefined)?.choices;
+  const content = choices?.[0]?.delta?.content;
+  return typeof content === 'string' && content.length > 0;
 }

@@ -35,6 +35,10 @@ export interface ProviderEmulatorOptions {
    * Ollama does for such a model ("… does not support tools").
    */
   tools?: boolean;
+  /** The pause between a stream's events, as a model writing its answer (ms; none by default). */
+  streamGapMs?: number;
+  /** Told as each event of a stream is written (a benchmark stamps the first text delta). */
+  onStreamEvent?: (event: SseEvent, index: number) => void;
 }
 
 export interface ProviderEmulator {
@@ -114,7 +118,8 @@ export async function startProviderEmulator(
   const server = createServer((request, response) => {
     handle(request)
       .catch((error: unknown) => ({ status: 500, body: dialect.errorBody(500, String(error)) }))
-      .then((reply) => send(response, reply));
+      .then((reply) => send(response, reply, options))
+      .catch(() => response.destroy());
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -182,14 +187,17 @@ async function readJson(request: IncomingMessage): Promise<Record<string, unknow
   }
 }
 
-function send(response: ServerResponse, reply: Reply): void {
+async function send(response: ServerResponse, reply: Reply, options: ProviderEmulatorOptions): Promise<void> {
   if ('body' in reply) {
     response.writeHead(reply.status, { 'content-type': 'application/json' });
     response.end(JSON.stringify(reply.body));
     return;
   }
   response.writeHead(reply.status, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-  for (const event of reply.events)
+  for (const [index, event] of reply.events.entries()) {
+    if (index > 0 && options.streamGapMs) await new Promise((done) => setTimeout(done, options.streamGapMs));
     response.write(`${event.event ? `event: ${event.event}\n` : ''}data: ${JSON.stringify(event.data)}\n\n`);
+    options.onStreamEvent?.(event, index);
+  }
   response.end(reply.end ? `data: ${reply.end}\n\n` : undefined);
 }
