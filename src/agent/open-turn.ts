@@ -183,8 +183,7 @@ function runFlowsOptions(
     persona: config.persona,
     context: parts.context,
     ...(parts.history ? { history: parts.history } : {}),
-    // The pipeline's parts first, this turn's over them; assigned rather than spread, see
-    // docs/decisions/0064 (an object spread followed by new keys).
+    // The pipeline's parts first, this turn's over them (assigned: docs/decisions/0064).
     batch: Object.assign({}, config.toolPipeline, {
       threadId: turn.threadId,
       turnId: turn.turnId,

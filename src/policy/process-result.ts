@@ -61,13 +61,13 @@ export function processResult(options: {
     !isCore || reply === undefined
       ? createDisplayFrame({ spec, data: outcome.data, nextTableId: options.nextTableId })
       : undefined;
-  const text = reply ?? placeholderReply(frame);
+  const text = reply ?? replyPointingAtFrame(frame);
   const processed: ProcessedResult = frame ? { frame, text } : { text };
   return isCore ? { ...processed, scratchpadText: notes } : processed;
 }
 
 /** What the reply says of a result that has no words of its own: it points at the frame. */
-function placeholderReply(frame: CreatedFrame | undefined): string {
+function replyPointingAtFrame(frame: CreatedFrame | undefined): string {
   if (!frame) return 'Done.';
   const { displayType } = frame.frame;
   return displayType === 'table' || displayType === 'chart' ? 'Here are the results.' : 'Here is the result.';

@@ -168,7 +168,6 @@ class RecordingModel implements LanguageModelV3, ModelRecorder {
     });
     const now = clock.now();
     if (exists) return this.finish(slot.key, result, now);
-    // Each row is written out whole rather than spread from a shared one (docs/decisions/0064).
     const { key, callId } = slot;
     const argsHash = answer.fingerprint;
     const toolName = modelAnswerToolName;

@@ -13,6 +13,7 @@ import {
 import type { Clock } from '../util/index.js';
 import { assertValidCommit } from './internal/assert-valid-commit.js';
 import { copyDefined } from './internal/copy-defined.js';
+import { journalRow } from './internal/journal-row.js';
 import { StoreError } from './store-error.js';
 
 /** Options of {@link createMemoryStore}. */
@@ -248,18 +249,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
       assertOpen();
       const existing = journal.get(entry.key);
       if (existing) return { ...existing };
-      const recorded: JournalEntry = {
-        key: entry.key,
-        threadId: entry.threadId,
-        callId: entry.callId,
-        toolName: entry.toolName,
-        argsHash: entry.argsHash,
-        idempotent: entry.idempotent,
-        status: entry.status,
-        startedAt: entry.startedAt,
-        finishedAt: entry.finishedAt,
-        result: entry.result,
-      };
+      const recorded = journalRow(entry, entry);
       keepJournal(recorded);
       return { ...recorded };
     },
@@ -268,7 +258,7 @@ export function createMemoryStore(options: MemoryStoreOptions = {}): StateStore 
       assertOpen();
       const entry = journal.get(key);
       if (!entry) throw notFound(`No journal entry '${key}' to finish.`);
-      journal.set(key, finishedEntry(entry, { status, finishedAt, result }));
+      journal.set(key, journalRow(entry, { status, finishedAt, result }));
     },
 
     async readJournal(key) {
@@ -386,26 +376,4 @@ function firstIndexAfter(rows: ObservationRow[], afterId: number): number {
 
 function notFound(message: string): StoreError {
   return new StoreError({ reason: 'not_found', store: kind, message });
-}
-
-/**
- * A started row, finished. Written field by field rather than spread: on Node 20 an object spread
- * followed by new keys gets a hidden class of its own every time (docs/decisions/0064).
- */
-function finishedEntry(
-  entry: JournalEntry,
-  finish: Pick<JournalEntry, 'status' | 'finishedAt' | 'result'>,
-): JournalEntry {
-  return {
-    key: entry.key,
-    threadId: entry.threadId,
-    callId: entry.callId,
-    toolName: entry.toolName,
-    argsHash: entry.argsHash,
-    idempotent: entry.idempotent,
-    status: finish.status,
-    startedAt: entry.startedAt,
-    finishedAt: finish.finishedAt,
-    result: finish.result,
-  };
 }

@@ -121,10 +121,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
         totalSteps: options.steps.length,
       });
     }
-    // Assigned rather than spread: see docs/decisions/0064 (an object spread followed by new keys).
-    const step = found.step.respond
-      ? Object.assign({}, found.step, found.step.respond(callOptions))
-      : found.step;
+    const step = found.step.respond ? { ...found.step, ...found.step.respond(callOptions) } : found.step;
     // The script's own steps were checked when the model was made; what `respond` returned is checked here.
     if (step !== found.step) validateScript([step], source);
     const output = buildStepOutput(step, nextCallId);

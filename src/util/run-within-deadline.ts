@@ -142,9 +142,7 @@ function watchStop(
 
 /**
  * An abort controller whose signal is made only when the work first reads it (already aborted if the race
- * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008; a class,
- * because an object literal with a getter before a method is turned into a slow dictionary object on every
- * call (docs/decisions/0064).
+ * was decided by then): most tools never read theirs. Kept for its cost, docs/decisions/0008.
  */
 class LazyAbort implements WorkAbort {
   private controller: AbortController | undefined = undefined;

@@ -52,11 +52,10 @@ function createGenAiMetrics(meter: Meter): GenAiMetrics {
       if (call.responseModel !== undefined) attributes[genAi.responseModel] = call.responseModel;
       if (call.errorType !== undefined) attributes[genAi.errorType] = call.errorType;
       duration.record(call.durationMs / 1000, attributes);
-      // Assigned rather than spread: see docs/decisions/0064 (an object spread followed by new keys).
       if (call.inputTokens !== undefined)
-        tokens.record(call.inputTokens, Object.assign({}, attributes, { [genAi.tokenType]: 'input' }));
+        tokens.record(call.inputTokens, { ...attributes, [genAi.tokenType]: 'input' });
       if (call.outputTokens !== undefined)
-        tokens.record(call.outputTokens, Object.assign({}, attributes, { [genAi.tokenType]: 'output' }));
+        tokens.record(call.outputTokens, { ...attributes, [genAi.tokenType]: 'output' });
     },
   };
 }
