@@ -10,86 +10,24 @@ import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFlow } from '../flow/index.js';
-import { rsaBody, secrets } from '../redact/fixtures/fake-secrets.js';
+import { secrets } from '../redact/fixtures/fake-secrets.js';
 import { createSqliteStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
+import { createSecretDeploy, deployArguments, rawSecrets, vaultAnswer } from './fixtures/secret-deploy.js';
 import { createAgent } from './index.js';
-
-const urlPassword = `Tr0ub4dor${secrets.urlPassword}`;
-const bearer = secrets.bearer;
-const privateKey = `-----BEGIN RSA PRIVATE KEY-----\n${rsaBody}\n-----END RSA PRIVATE KEY-----`;
-const keyLine = rsaBody.split('\n')[1] ?? '';
-const answerSecret = secrets.slackBot;
-const raw = {
-  urlPassword,
-  bearer,
-  github: secrets.githubClassic,
-  stripe: secrets.stripeLive,
-  keyLine,
-  answer: answerSecret,
-};
 
 describe('secrets in tool arguments and answers', () => {
   it('leave no byte on disk, in a folder and file only the owner can read', async () => {
     const dir = join(mkdtempSync(join(tmpdir(), 'flowstack-disk-')), 'state', 'db');
     const path = join(dir, 'agent.db');
-    const ran: unknown[] = [];
-
-    const deploy = defineTool({
-      name: 'deploy',
-      description: 'Deploys a repository.',
-      input: z.object({
-        repo: z.string(),
-        headers: z.record(z.string(), z.string()),
-        token: z.string(),
-        billing: z.string(),
-        signingKey: z.string(),
-      }),
-      execute: (input) => {
-        ran.push(input);
-        return 'deployed';
-      },
-    });
-    const askVault = defineTool({
-      name: 'ask_vault',
-      description: 'Asks the operator for the vault token.',
-      input: z.object({}),
-      blocking: { feedback: { type: 'text' }, prompt: 'Paste the vault token.' },
-    });
-    const flow = defineFlow({
-      name: 'ship',
-      intent: 'prepare',
-      description: 'Ship the app.',
-      slots: [],
-      tools: ['deploy', 'ask_vault'],
-      skill: 'Deploy, then ask for the vault token, then report.',
-    });
-    const args = {
-      repo: `https://deployer:${urlPassword}@git.example.com/acme/app.git`,
-      headers: { Authorization: `Bearer ${bearer}` },
-      token: secrets.githubClassic,
-      billing: `charge with ${secrets.stripeLive} today`,
-      signingKey: privateKey,
-    };
-    const model = createScriptedModel({
-      steps: [
-        { match: { phase: 'predict' }, json: { flow: 'ship', slots: {} } },
-        { match: { phase: 'skill' }, toolCalls: [{ toolName: 'deploy', input: args }] },
-        { match: { phase: 'skill' }, toolCalls: [{ toolName: 'ask_vault', input: {} }] },
-        {
-          match: { phase: 'skill' },
-          toolCalls: [
-            { toolName: 'finish_skill', input: { outcome: 'success', data: { text: 'Shipped.' } } },
-          ],
-        },
-      ],
-    });
+    const { ran, tools, flow, steps } = createSecretDeploy();
+    const model = createScriptedModel({ steps: steps() });
     const store = createSqliteStore({ path });
     const agent = createAgent({
       model,
       flows: [flow],
-      tools: [deploy, askVault],
+      tools,
       store,
       toolPipeline: { simulate: undefined },
     });
@@ -99,12 +37,12 @@ describe('secrets in tool arguments and answers', () => {
     const done = await agent.resume({
       threadId: 'ops',
       suspensionId: question?.id ?? '',
-      feedback: `here: ${answerSecret}`,
+      feedback: vaultAnswer,
     });
     await agent.close();
 
     // The tool really ran with the real arguments, and the turn went through.
-    expect(ran).toEqual([args]);
+    expect(ran).toEqual([deployArguments]);
     expect(done.status).toBe('completed');
     const db = new Database(path, { readonly: true });
     const history = db.prepare("SELECT data FROM history WHERE kind = 'tool-call'").all() as {
@@ -117,7 +55,7 @@ describe('secrets in tool arguments and answers', () => {
     const files = readdirSync(dir);
     expect(files).toContain('agent.db');
     const bytes = files.map((name) => readFileSync(join(dir, name)).toString('latin1')).join('\n');
-    for (const [name, secret] of Object.entries(raw)) {
+    for (const [name, secret] of Object.entries(rawSecrets)) {
       expect(bytes.includes(secret), `${name} in the store's files`).toBe(false);
     }
 

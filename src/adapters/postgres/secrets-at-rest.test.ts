@@ -8,9 +8,14 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import {
+  createSecretDeploy,
+  deployArguments,
+  rawSecrets,
+  vaultAnswer,
+} from '../../agent/fixtures/secret-deploy.js';
 import { createAgent } from '../../agent/index.js';
-import { defineFlow } from '../../flow/index.js';
-import { rsaBody, secrets } from '../../redact/fixtures/fake-secrets.js';
+import { secrets } from '../../redact/fixtures/fake-secrets.js';
 import { createScriptedModel } from '../../test/index.js';
 import { describeWithService, serviceAvailable } from '../../test/require-service.js';
 import { defineTool } from '../../tool/index.js';
@@ -20,17 +25,8 @@ const url = process.env.FLOWSTACK_TEST_POSTGRES_URL ?? 'postgres://postgres@127.
 const available = await serviceAvailable('postgres', url);
 const schema = `flowstack_test_secrets_${randomBytes(4).toString('hex')}`;
 
-const urlPassword = `Tr0ub4dor${secrets.urlPassword}`;
-const privateKey = `-----BEGIN RSA PRIVATE KEY-----\n${rsaBody}\n-----END RSA PRIVATE KEY-----`;
-const raw = {
-  urlPassword,
-  bearer: secrets.bearer,
-  github: secrets.githubClassic,
-  stripe: secrets.stripeLive,
-  keyLine: rsaBody.split('\n')[1] ?? '',
-  answer: secrets.slackBot,
-  held: secrets.gitlab,
-};
+/** The conversation's secrets, and the one in the call held for approval. */
+const raw = { ...rawSecrets, held: secrets.gitlab };
 
 describeWithService({ kind: 'postgres', url, available, describe }, 'secrets at rest in PostgreSQL', () => {
   const admin = new pg.Pool({ connectionString: url, max: 1 });
@@ -62,73 +58,28 @@ describeWithService({ kind: 'postgres', url, available, describe }, 'secrets at 
   }
 
   it('leaves no raw secret in any table, while an approval waits and after the call ran', async () => {
-    const ran: unknown[] = [];
-    const deploy = defineTool({
-      name: 'deploy',
-      description: 'Deploys a repository.',
-      input: z.object({
-        repo: z.string(),
-        headers: z.record(z.string(), z.string()),
-        token: z.string(),
-        billing: z.string(),
-        signingKey: z.string(),
-      }),
-      execute: (input) => {
-        ran.push(input);
-        return 'deployed';
-      },
-    });
-    const askVault = defineTool({
-      name: 'ask_vault',
-      description: 'Asks the operator for the vault token.',
-      input: z.object({}),
-      blocking: { feedback: { type: 'text' }, prompt: 'Paste the vault token.' },
-    });
+    const rotated: unknown[] = [];
     const rotate = defineTool({
       name: 'rotate_secret',
       description: 'Stores a new deploy token.',
       input: z.object({ token: z.string() }),
       capability: 'restricted',
       execute: (input) => {
-        ran.push(input);
+        rotated.push(input);
         return 'stored';
       },
     });
-    const flow = defineFlow({
-      name: 'ship',
-      intent: 'prepare',
-      description: 'Ship the app.',
-      slots: [],
-      tools: ['deploy', 'ask_vault', 'rotate_secret'],
-      skill: 'Deploy, ask for the vault token, rotate the deploy token, then report.',
-    });
-    const args = {
-      repo: `https://deployer:${urlPassword}@git.example.com/acme/app.git`,
-      headers: { Authorization: `Bearer ${raw.bearer}` },
-      token: raw.github,
-      billing: `charge with ${raw.stripe} today`,
-      signingKey: privateKey,
-    };
+    const { ran, tools, flow, steps } = createSecretDeploy([rotate]);
     const model = createScriptedModel({
-      steps: [
-        { match: { phase: 'predict' }, json: { flow: 'ship', slots: {} } },
-        { match: { phase: 'skill' }, toolCalls: [{ toolName: 'deploy', input: args }] },
-        { match: { phase: 'skill' }, toolCalls: [{ toolName: 'ask_vault', input: {} }] },
-        {
-          match: { phase: 'skill' },
-          toolCalls: [{ toolName: 'rotate_secret', input: { token: raw.held } }],
-        },
-        {
-          match: { phase: 'skill' },
-          toolCalls: [{ toolName: 'finish_skill', input: { outcome: 'success', message: 'Shipped.' } }],
-        },
-      ],
+      steps: steps([
+        { match: { phase: 'skill' }, toolCalls: [{ toolName: 'rotate_secret', input: { token: raw.held } }] },
+      ]),
     });
     const store = createPostgresStore({ connectionString: url, schema });
     const agent = createAgent({
       model,
       flows: [flow],
-      tools: [deploy, askVault, rotate],
+      tools,
       store,
       toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
     });
@@ -138,7 +89,7 @@ describeWithService({ kind: 'postgres', url, available, describe }, 'secrets at 
     const held = await agent.resume({
       threadId: 'ops',
       suspensionId: vault?.id ?? '',
-      feedback: `here: ${raw.answer}`,
+      feedback: vaultAnswer,
     });
     const approval = held.suspensions?.[0];
     expect(approval).toMatchObject({ kind: 'approval' });
@@ -152,7 +103,8 @@ describeWithService({ kind: 'postgres', url, available, describe }, 'secrets at 
     await agent.close();
     expect(done.status).toBe('completed');
     // The tools ran with the real values.
-    expect(ran).toEqual([args, { token: raw.held }]);
+    expect(ran).toEqual([deployArguments]);
+    expect(rotated).toEqual([{ token: raw.held }]);
     const dump = await dumpSchema();
     expect(dump).toContain('[REDACTED:');
     expectNoSecret(dump, 'after the call ran');
