@@ -6,38 +6,17 @@
  * either the test is skipped and says so.
  */
 import { spawnSync } from 'node:child_process';
-import {
-  cpSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-  writeFileSync,
-} from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { copyFreshClone } from './fixtures/fresh-clone.js';
 
 const root = resolve(import.meta.dirname, '..');
 const work = mkdtempSync(join(tmpdir(), 'flowstack-package-'));
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A fresh clone's files: the sources and configuration, no dist/, the installed tools linked. */
-function cloneWithoutBuild(): string {
-  const clone = join(work, 'clone');
-  const skipped = new Set(['node_modules', 'dist', '.git', 'bench', 'docs', '.flowstack', 'coverage']);
-  mkdirSync(clone);
-  for (const name of readdirSync(root)) {
-    if (skipped.has(name) || name.endsWith('.log') || name.endsWith('.db')) continue;
-    cpSync(join(root, name), join(clone, name), { recursive: true });
-  }
-  symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
-  return clone;
-}
 
 /** Packs the clone; returns the tarball's path and the files it holds. */
 function pack(clone: string): { tarball: string; files: string[] } {
@@ -171,7 +150,7 @@ const loadedOnFirstUse = [
 
 describe('the published package', () => {
   it('packs from a fresh clone, installs, imports every entry point and runs an agent', async (context) => {
-    const { tarball, files } = pack(cloneWithoutBuild());
+    const { tarball, files } = pack(copyFreshClone(work));
     expect(files).toContain('dist/src/index.js');
     expect(files).toContain('dist/src/cli/main.js');
     expect(files.filter((f) => /\.test\.|\/fixtures\//.test(f))).toEqual([]);
