@@ -192,6 +192,8 @@ export {
   type McpToolsOptions,
   type ModelSimulatorOptions,
   mcpTools,
+  type OpenAIAgentsToolLike,
+  type OpenAIAgentsToolSettings,
   type SchemaSource,
   type SimulationRequest,
   type Simulator,
@@ -202,5 +204,6 @@ export {
   type ToolImplementations,
   type ToolSuspension,
   toolsFromAiSdk,
+  toolsFromOpenAIAgents,
 } from './tool/index.js';
 export type { Clock, IdGenerator } from './util/index.js';

@@ -92,3 +92,8 @@ export {
 } from './tool-results.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
 export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';
+export {
+  type OpenAIAgentsToolLike,
+  type OpenAIAgentsToolSettings,
+  toolsFromOpenAIAgents,
+} from './tools-from-openai-agents.js';

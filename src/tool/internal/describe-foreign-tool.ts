@@ -11,7 +11,7 @@ export function describeForeignTool(value: unknown, index: number): string | und
   if (tool.specVersion === 1 && typeof tool.name === 'string' && typeof tool.execute === 'function')
     return undefined;
   if (tool.type === 'function' && typeof tool.invoke === 'function')
-    return `${at} is an OpenAI Agents SDK tool: define it with defineTool (its name, description, parameters as input and the function it runs as execute)`;
+    return `${at} is an OpenAI Agents SDK tool: make flowstack tools of it with toolsFromOpenAIAgents([tool], settings) from 'flowstack'`;
   if (tool.specVersion === undefined && ('inputSchema' in tool || 'parameters' in tool))
     return `${at} is an AI SDK tool(): make flowstack tools of a tool set with toolsFromAiSdk({ tool_name: tool }, settings) from 'flowstack'`;
   return `${at} is not a flowstack tool: make it with defineTool, mcpTools or loadManifest`;
