@@ -26,11 +26,14 @@ export {
   mcpHintDefaults,
 } from './mcp/map-mcp-annotations.js';
 export type { McpConnectionStatus } from './mcp/mcp-connection-status.js';
+export type { McpPromptInfo, McpPromptText } from './mcp/mcp-prompts.js';
 export type {
   McpHttpServer,
+  McpSkippedTool,
   McpSourceOptions,
   McpStdioServer,
   McpToolOverride,
+  McpToolsChange,
   McpToolsOptions,
   McpTrust,
 } from './mcp/mcp-server-options.js';
@@ -76,6 +79,7 @@ export {
 export { runScopeOf } from './tool-call-context.js';
 export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
 export { toolDefaults } from './tool-defaults.js';
+export { isToolSource, type ToolSource } from './tool-source.js';
 export {
   createToolSet,
   type ToolDefinition,
