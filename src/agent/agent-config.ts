@@ -12,12 +12,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { toRuntimeModel } from '../model/index.js';
 import { createObservationBus, type ObservationBus } from '../observe/index.js';
-import {
-  defaultPlanOptions,
-  type PlanOptions,
-  planFlow,
-  resolveExecutionConfig,
-} from '../plan/index.js';
+import { defaultPlanOptions, type PlanOptions, planFlow, resolveExecutionConfig } from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';

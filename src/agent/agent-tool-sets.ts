@@ -5,7 +5,13 @@
  * nothing changed.
  */
 import { updatePlanTool } from '../plan/index.js';
-import { createToolSet, isToolSource, type ToolDefinition, type ToolSet, type ToolSource } from '../tool/index.js';
+import {
+  createToolSet,
+  isToolSource,
+  type ToolDefinition,
+  type ToolSet,
+  type ToolSource,
+} from '../tool/index.js';
 
 export interface AgentToolSets {
   /** The tools offered now, and those plan items may use (the same set when plans are off). */

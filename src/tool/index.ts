@@ -79,7 +79,6 @@ export {
 export { runScopeOf } from './tool-call-context.js';
 export { argsHashOf, createToolCallState, idempotencyKeyOf, type ToolCallState } from './tool-call-state.js';
 export { toolDefaults } from './tool-defaults.js';
-export { isToolSource, type ToolSource } from './tool-source.js';
 export {
   createToolSet,
   type ToolDefinition,
@@ -94,6 +93,7 @@ export {
   successResult,
   toContextText,
 } from './tool-results.js';
+export { isToolSource, type ToolSource } from './tool-source.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
 export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';
 export {

@@ -17,8 +17,8 @@ import { systemClock } from '../../util/index.js';
 import { executeToolBatch } from '../execute-tool-batch.js';
 import { call, createTestContext } from '../fixtures/batch-context.js';
 import type { ToolDefinition } from '../tool-definition.js';
-import { type McpToolSource, mcpTools } from './mcp-tools.js';
 import type { McpToolsChange, McpToolsOptions } from './mcp-server-options.js';
+import { type McpToolSource, mcpTools } from './mcp-tools.js';
 
 const server = join(import.meta.dirname, 'fixtures', 'changing-mcp-server.ts');
 const dir = mkdtempSync(join(tmpdir(), 'flowstack-mcp-changing-'));
@@ -64,7 +64,10 @@ describe('mcpTools when the server changes its tool list', () => {
   it('reads the list again: a removed tool is not called, a new one has the same safety fields', async () => {
     // Not trusted: every tool, old or new, gets the worst case (approval and private data turned off
     // here so that the calls run without a person).
-    const { source, changes, ran } = await open('untrusted', { approval: 'never', accessesPrivateData: false });
+    const { source, changes, ran } = await open('untrusted', {
+      approval: 'never',
+      accessesPrivateData: false,
+    });
     const first = source.tools;
     const copy = [...source.tools];
     expect(names(first)).toEqual(['enable_reports', 'legacy_report']);
@@ -97,7 +100,14 @@ describe('mcpTools when the server changes its tool list', () => {
   it('an agent given the source offers the new list on its next turn, without a restart', async () => {
     const { source, changes, ran } = await open('trusted', { trust: 'trusted' });
     const flow = (name: string, tool: string) =>
-      defineFlow({ name, intent: 'read', description: `Run ${tool}.`, slots: [], tools: [tool], skill: `Use ${tool}.` });
+      defineFlow({
+        name,
+        intent: 'read',
+        description: `Run ${tool}.`,
+        slots: [],
+        tools: [tool],
+        skill: `Use ${tool}.`,
+      });
     const finish = (text: string): ScriptStep => ({
       match: { phase: 'skill' },
       toolCalls: [{ toolName: 'finish_skill', input: { outcome: 'success', data: { text } } }],
@@ -128,7 +138,9 @@ describe('mcpTools when the server changes its tool list', () => {
     const monthly = await agent.send({ threadId: 't', text: 'How did May go?' });
     await agent.close();
     expect(monthly.reply).toBe('42 orders in May.');
-    const offered = model.calls.filter((c) => c.phase === 'skill' && c.flow === 'monthly').map((c) => c.toolNames);
+    const offered = model.calls
+      .filter((c) => c.phase === 'skill' && c.flow === 'monthly')
+      .map((c) => c.toolNames);
     expect(offered[0]).toContain('monthly_report');
     expect(ran()).toEqual(['enable_reports', 'monthly_report']);
   });

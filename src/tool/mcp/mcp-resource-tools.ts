@@ -28,13 +28,18 @@ const maxPages = 20;
 const noArguments: JsonSchema = { type: 'object', properties: {}, additionalProperties: false };
 const uriArgument: JsonSchema = {
   type: 'object',
-  properties: { uri: { type: 'string', description: 'The URI of the resource, as list_resources gives it.' } },
+  properties: {
+    uri: { type: 'string', description: 'The URI of the resource, as list_resources gives it.' },
+  },
   required: ['uri'],
   additionalProperties: false,
 };
 
 /** The two resource tools of one source, or none when its options do not ask for them. */
-export function createMcpResourceTools(options: McpToolsOptions, connection: McpConnection): ToolDefinition[] {
+export function createMcpResourceTools(
+  options: McpToolsOptions,
+  connection: McpConnection,
+): ToolDefinition[] {
   if (!options.resources) return [];
   const override = typeof options.resources === 'object' ? options.resources : {};
   const fields = {
@@ -50,7 +55,10 @@ export function createMcpResourceTools(options: McpToolsOptions, connection: Mcp
     requiresApproval: options.approval === 'always',
     ...override,
   };
-  const named = (name: string) => ({ id: `${connection.source}/${name}`, name: mcpLocalName(name, options.prefix ?? '') });
+  const named = (name: string) => ({
+    id: `${connection.source}/${name}`,
+    name: mcpLocalName(name, options.prefix ?? ''),
+  });
   return [
     {
       ...fields,

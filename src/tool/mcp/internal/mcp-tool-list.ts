@@ -46,7 +46,8 @@ export function createMcpToolList(options: {
       const previous = made.get(entry.name);
       const tool = previous?.signature === signature ? previous.tool : options.build(entry);
       const problems = checkToolSpec(tool);
-      if (names.has(tool.name)) problems.push(`another tool of this server is also offered as '${tool.name}'`);
+      if (names.has(tool.name))
+        problems.push(`another tool of this server is also offered as '${tool.name}'`);
       if (problems.length > 0) skipped.push({ name: entry.name, problems });
       else {
         names.add(tool.name);
