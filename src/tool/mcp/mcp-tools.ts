@@ -42,6 +42,10 @@ export interface McpToolSource extends ToolSource {
 }
 
 /**
+ * Connects to an MCP server and offers its tools (and, with `resources`, two tools that read its
+ * resources) as flowstack tools that follow the server's list; its prompts are read with `getPrompt`.
+ * A connection or listing that fails is a `ToolSourceError`.
+ *
  * @example
  * const fs = await mcpTools({
  *   command: 'npx', args: ['@modelcontextprotocol/server-filesystem', '/srv/docs'], prefix: 'fs_',
