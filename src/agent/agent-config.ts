@@ -12,13 +12,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { toRuntimeModel } from '../model/index.js';
 import { createObservationBus, type ObservationBus } from '../observe/index.js';
-import {
-  defaultPlanOptions,
-  type PlanOptions,
-  planFlow,
-  resolveExecutionConfig,
-  updatePlanTool,
-} from '../plan/index.js';
+import { defaultPlanOptions, type PlanOptions, planFlow, resolveExecutionConfig } from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
@@ -27,7 +21,6 @@ import {
   createMemoryRateLimiter,
   createMemorySimulationCache,
   createModelSimulator,
-  createToolSet,
   type ToolBatchContext,
   type ToolSet,
 } from '../tool/index.js';
@@ -39,6 +32,7 @@ import {
   type StopSource,
   systemClock,
 } from '../util/index.js';
+import { createAgentToolSets } from './agent-tool-sets.js';
 import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
 import { createLiveTurns, type LiveTurns } from './live-turns.js';
@@ -64,9 +58,12 @@ export interface AgentConfig {
   readonly sealer: SecretSealer;
   readonly persona: string;
   readonly flows: ReadonlyMap<string, FlowDefinition>;
-  /** The agent's tools (and `delegate_to_agent` when A2A agents are configured). */
+  /**
+   * The agent's tools (and `delegate_to_agent` when A2A agents are configured), as its tool sources
+   * offer them now: read when a turn opens.
+   */
   readonly tools: ToolSet;
-  /** The tools plan items may use: the agent's and `update_plan`. */
+  /** The tools plan items may use: the agent's and `update_plan`. Read when a turn opens. */
   readonly planTools: ToolSet;
   /** Plan settings when plans are on (`plan` option, or a domain flow with intent `plan`). */
   readonly plan: PlanOptions | undefined;
@@ -107,11 +104,11 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
       : undefined;
   // A tool of another library is refused here, saying which adapter to use, not on the first turn.
   checkAgentTools(options.tools ?? []);
-  const agentTools = [
-    ...(options.tools ?? []),
-    ...(delegation ? [createDelegateToAgentTool(delegation)] : []),
-  ];
-  const tools = createToolSet(agentTools);
+  const toolSets = createAgentToolSets({
+    given: options.tools ?? [],
+    added: delegation ? [createDelegateToAgentTool(delegation)] : [],
+    planning,
+  });
   const owner = ids('agent');
   const files = createFileSnapshotService(options.files);
   return Object.freeze({
@@ -126,8 +123,13 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     sealer: resolveSecretSealer(store),
     persona: options.persona ?? defaultPersona,
     flows,
-    tools,
-    planTools: planning ? createToolSet([...agentTools, updatePlanTool]) : tools,
+    // Getters: an MCP server's changed tool list reaches the next turn (docs/decisions/0086).
+    get tools() {
+      return toolSets.current().tools;
+    },
+    get planTools() {
+      return toolSets.current().planTools;
+    },
     plan: planning
       ? { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) }
       : undefined,

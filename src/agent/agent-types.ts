@@ -11,7 +11,7 @@ import type { PriceTable, SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
 import type { WarmUpReport } from '../replay/index.js';
 import type { ExecutionOptions, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
-import type { ToolBatchContext, ToolDefinition } from '../tool/index.js';
+import type { ToolBatchContext, ToolDefinition, ToolSource } from '../tool/index.js';
 import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { TurnStreamPart } from './turn-stream-part.js';
@@ -34,7 +34,11 @@ export interface AgentOptions {
    */
   model: SupportedLanguageModel;
   flows: readonly FlowSpec[];
-  tools?: readonly ToolDefinition[];
+  /**
+   * Tools, and tool sources whose tools may change while the agent runs (what `mcpTools` returns): a
+   * source is read again when each turn opens, so the model is offered what its server offers now.
+   */
+  tools?: readonly (ToolDefinition | ToolSource)[];
   /** Where threads live. Defaults to SQLite at `.flowstack/flowstack.db`. */
   store?: StateStore;
   /** Fast-path routing rules, tried before the model. */

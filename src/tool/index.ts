@@ -26,11 +26,14 @@ export {
   mcpHintDefaults,
 } from './mcp/map-mcp-annotations.js';
 export type { McpConnectionStatus } from './mcp/mcp-connection-status.js';
+export type { McpPromptInfo, McpPromptText } from './mcp/mcp-prompts.js';
 export type {
   McpHttpServer,
+  McpSkippedTool,
   McpSourceOptions,
   McpStdioServer,
   McpToolOverride,
+  McpToolsChange,
   McpToolsOptions,
   McpTrust,
 } from './mcp/mcp-server-options.js';
@@ -90,5 +93,11 @@ export {
   successResult,
   toContextText,
 } from './tool-results.js';
+export { isToolSource, type ToolSource } from './tool-source.js';
 export type { Execute, Guard, ToolPipeline, Transform } from './tool-stage.js';
 export { type AiSdkToolLike, type AiSdkToolSettings, toolsFromAiSdk } from './tools-from-ai-sdk.js';
+export {
+  type OpenAIAgentsToolLike,
+  type OpenAIAgentsToolSettings,
+  toolsFromOpenAIAgents,
+} from './tools-from-openai-agents.js';

@@ -80,16 +80,4 @@ describe('AI SDK tools', () => {
       /tools\[0\] is an AI SDK tool\(\): make flowstack tools of a tool set with toolsFromAiSdk/,
     );
   });
-
-  it('an OpenAI Agents SDK tool given to createAgent is refused, saying how to define it', () => {
-    const agentsTool = { type: 'function', name: 'get_weather', parameters: {}, invoke: async () => '' };
-    expect(() =>
-      createAgent({
-        model: createScriptedModel({ steps: [] }),
-        flows: [weatherFlow],
-        tools: [agentsTool as unknown as ToolDefinition],
-        store: createMemoryStore(),
-      }),
-    ).toThrow("tools[0] ('get_weather') is an OpenAI Agents SDK tool: define it with defineTool");
-  });
 });

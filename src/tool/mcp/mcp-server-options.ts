@@ -3,6 +3,7 @@
  * or reached over streamable HTTP (`url`).
  */
 import type { RateLimitSpec, ToolSpec } from '../../spec/index.js';
+import type { ToolDefinition } from '../tool-definition.js';
 import type { McpApprovalPolicy } from './map-mcp-annotations.js';
 
 export interface McpStdioServer {
@@ -61,6 +62,31 @@ export interface McpSourceOptions {
   approval?: McpApprovalPolicy;
   /** Per MCP tool name. */
   overrides?: Record<string, McpToolOverride>;
+  /**
+   * Offer the server's resources to the model as two read-only tools, `list_resources` and
+   * `read_resource` (after `prefix`), whose results are untrusted content: `true`, or the fields to set
+   * on both (e.g. `{ requiresApproval: true }`). A server that does not offer resources is a
+   * `ConfigurationError` of `mcpTools`.
+   */
+  resources?: boolean | McpToolOverride;
+  /**
+   * Called when the server's tool list changed (it sent `notifications/tools/list_changed`, or it was
+   * restarted) and was read again: the tools offered now, and the names added and removed.
+   */
+  onToolsChanged?: (change: McpToolsChange) => void;
+}
+
+/** A change of a source's tool list (see `McpSourceOptions.onToolsChanged`). */
+export interface McpToolsChange {
+  tools: readonly ToolDefinition[];
+  added: string[];
+  removed: string[];
+}
+
+/** A tool the server listed that cannot be offered, with why (a bad schema, a name clash …). */
+export interface McpSkippedTool {
+  name: string;
+  problems: string[];
 }
 
 /** Whether an MCP server's annotations are believed (see `McpSourceOptions.trust`). */

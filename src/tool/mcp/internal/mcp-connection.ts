@@ -2,7 +2,8 @@
  * One live connection to an MCP server, made on first use and made again after the server died: a
  * call finding no connection connects first (one connect at a time). What the server last wrote to
  * stderr is kept, so that an error can say why it stopped. The SDK is imported when first needed,
- * so that flowstack users without MCP servers never load it.
+ * so that flowstack users without MCP servers never load it. The server's word that its tool list
+ * changed, and a connection made again (a restarted server may offer other tools), are passed on.
  */
 import { basename } from 'node:path';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -21,9 +22,15 @@ export interface McpConnection {
   close(): Promise<void>;
 }
 
+/** What the connection tells its owner. */
+export interface McpConnectionEvents {
+  /** The server sent `notifications/tools/list_changed`, or a connection was made again. */
+  toolListChanged(): void;
+}
+
 const stderrTailChars = 1_000;
 
-export function createMcpConnection(options: McpToolsOptions): McpConnection {
+export function createMcpConnection(options: McpToolsOptions, events?: McpConnectionEvents): McpConnection {
   const source = `mcp:${options.name ?? defaultName(options)}`;
   let current: { client: Client; pid: () => number | undefined } | undefined;
   let connecting: Promise<Client> | undefined;
@@ -54,7 +61,16 @@ export function createMcpConnection(options: McpToolsOptions): McpConnection {
       pid = () => transport.pid ?? undefined;
     }
     const lastOutput = () => stderr.trim().split('\n').slice(-3).join(' | ');
-    const client = new Client({ name: 'flowstack', version: '1' }, { capabilities: {} });
+    const client = new Client(
+      { name: 'flowstack', version: '1' },
+      {
+        capabilities: {},
+        // Read again by the owner, all pages, one reading at a time: the SDK's own reading is not needed.
+        listChanged: {
+          tools: { autoRefresh: false, debounceMs: 0, onChanged: () => events?.toolListChanged() },
+        },
+      },
+    );
     client.onclose = () => {
       if (current?.client !== client) return;
       current = undefined;
@@ -75,6 +91,7 @@ export function createMcpConnection(options: McpToolsOptions): McpConnection {
     connects++;
     loss = '';
     current = { client, pid };
+    if (connects > 1) events?.toolListChanged();
     return client;
   }
 
