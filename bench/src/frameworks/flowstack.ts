@@ -166,8 +166,16 @@ async function createBenchAgent(setup: AgentSetup): Promise<BenchAgent> {
     if (turn.status !== 'completed') throw new Error(`flowstack turn ended ${turn.status}: ${turn.reply}`);
     return turn.reply;
   };
+  // With no persistence asked for, a session leaves nothing behind, as the peers' runs leave nothing: the
+  // memory store would otherwise keep every finished thread in the heap (bench/README.md, "Sessions leave
+  // nothing behind"). The deletion is timed with the session.
+  const runOnce = async (threadId: string, text: string) => {
+    const reply = await send(threadId, text);
+    await agent.deleteThread({ threadId });
+    return reply;
+  };
   return {
-    run: send,
+    run: setup.persistence === 'none' ? runOnce : send,
     // A crashed request is delivered again under its request id: the interrupted turn is run again under its
     // turn id, its journaled model answers replayed and its completed calls taken from the journal
     // (docs/decisions/0017); the call that was cut off, idempotent here, runs again.
