@@ -224,7 +224,7 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await shoot(page, '2-paged-table');
   });
 
-  it('draws the data-analysis chart: bars for each region', async () => {
+  it('draws the data-analysis chart with the charting library: a bar for each region, the numbers in a table', async () => {
     const { agent } = createDataAnalysisExample({
       store: createMemoryStore(),
       env: {},
@@ -232,15 +232,63 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     });
     const page = await openPage(await serve(agent));
     await say(page, 'chart revenue by region');
-    const bars = page.locator('.frame[data-display="chart"] svg.chart rect.mark');
-    await bars.first().waitFor();
-    expect(await bars.count()).toBeGreaterThanOrEqual(3);
-    const widths = await bars.evaluateAll((marks) => marks.map((m) => Number(m.getAttribute('width'))));
-    expect(widths.every((w) => w > 0)).toBe(true);
-    // The numbers behind the chart are in a table too.
-    expect(await page.locator('.frame[data-display="chart"] table tbody tr').count()).toBe(
-      await bars.count(),
+    const canvas = page.locator('.frame[data-display="chart"] canvas.chart');
+    await canvas.waitFor();
+    const tableRows = page.locator('.frame[data-display="chart"] table tbody tr');
+    await tableRows.first().waitFor();
+    const drawn = await canvas.evaluate((node: HTMLCanvasElement) => {
+      type Bar = { x: number; y: number; base: number };
+      const library = (globalThis as unknown as { Chart: { getChart(c: HTMLCanvasElement): unknown } }).Chart;
+      const chart = library.getChart(node) as {
+        config: { type: string };
+        data: { labels: string[]; datasets: Array<{ data: number[] }> };
+        currentDevicePixelRatio: number;
+        getDatasetMeta(index: number): { data: Bar[] };
+      };
+      const context = node.getContext('2d');
+      if (!context) throw new Error('The chart canvas has no 2d context.');
+      const scale = chart.currentDevicePixelRatio;
+      // The colour in the middle of each bar, read back from what the library drew.
+      const bars = chart.getDatasetMeta(0).data.map((bar) => {
+        const pixel = context.getImageData(
+          Math.round(((bar.x + bar.base) / 2) * scale),
+          Math.round(bar.y * scale),
+          1,
+          1,
+        ).data;
+        return { length: Math.abs(bar.x - bar.base), rgba: [...pixel] };
+      });
+      return {
+        type: chart.config.type,
+        labels: chart.data.labels,
+        values: chart.data.datasets[0]?.data ?? [],
+        bars,
+        accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+        description: node.getAttribute('aria-label'),
+      };
+    });
+    expect(drawn.type).toBe('bar');
+    expect(drawn.bars.length).toBeGreaterThanOrEqual(3);
+    // Each bar was painted, in the page's accent colour, at a length in proportion to its value.
+    const accent = [1, 3, 5].map((i) => Number.parseInt(drawn.accent.slice(i, i + 2), 16));
+    const largest = Math.max(...drawn.values);
+    for (const [index, bar] of drawn.bars.entries()) {
+      expect(bar.length).toBeGreaterThan(0);
+      expect(bar.length / drawn.bars.reduce((m, b) => Math.max(m, b.length), 0)).toBeCloseTo(
+        (drawn.values[index] ?? 0) / largest,
+        2,
+      );
+      expect(bar.rgba).toEqual([...accent, 255]);
+    }
+    // The numbers behind the chart are in a table too, and in words on the canvas.
+    expect(await tableRows.count()).toBe(drawn.bars.length);
+    const cells = await tableRows.evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
     );
+    for (const [index, label] of drawn.labels.entries()) {
+      expect(cells[index]).toContain(label);
+      expect(drawn.description).toContain(`${label} ${drawn.values[index]}`);
+    }
     await shoot(page, '3-chart');
   });
 
@@ -300,7 +348,7 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     });
     const charts = await openPage(await serve(agent), phone);
     await say(charts, 'chart revenue by region');
-    await charts.waitForSelector('svg.chart rect.mark');
+    await charts.waitForSelector('.frame[data-display="chart"] canvas.chart');
     expect(await overflowsSideways(charts)).toBe(false);
     await shoot(charts, '7-phone-chart');
   });

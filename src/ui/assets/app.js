@@ -2,7 +2,7 @@
 // TodoList, the event tree), answer approvals, roll back. It uses nothing but the public HTTP API.
 import { createApi } from './api.js';
 import { buildEventTree } from './event-tree.js';
-import { createFrameView } from './frames.js';
+import { createFrameView, releaseFrameView } from './frames.js';
 import { reducePlan } from './plan-state.js';
 import {
   describeProgress,
@@ -139,6 +139,7 @@ async function loadThreads() {
 
 /** Forgets what the page showed of the last thread. */
 function resetThreadView(threadId) {
+  for (const view of state.frameViews.values()) releaseFrameView(view);
   Object.assign(state, {
     threadId,
     thread: undefined,
