@@ -299,8 +299,8 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     });
     onCleanup(() => release());
     const page = await openPage(await serve(slowAgent(held)));
-    // The chat's first message makes the thread the page then follows (a new chat cannot be followed
-    // before its first message; what streams before the page has connected is shown when stored).
+    // A reply in a thread the page already follows streams in too (the first message of a new chat has
+    // its own test below).
     await say(page, 'tell me something');
     await page.waitForSelector('.message.assistant >> text=arrive on the page.');
     await say(page, 'stream me something');
@@ -327,6 +327,51 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await page.waitForSelector('#send:visible');
     expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
     expect(await page.textContent('#status')).not.toContain('Running');
+  });
+
+  it('streams the first reply of a new chat from its first piece, and every piece once', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    onCleanup(() => release());
+    const page = await openPage(await serve(slowAgent(held)));
+    // Every text the reply's bubble shows while it streams, in order.
+    await page.evaluate(() => {
+      const shown: string[] = [];
+      (globalThis as unknown as { shownReplies: string[] }).shownReplies = shown;
+      new MutationObserver(() => {
+        const text = document.querySelector('.message.live p')?.textContent ?? '';
+        if (text && text !== shown.at(-1)) shown.push(text);
+      }).observe(document.getElementById('messages') as HTMLElement, {
+        subtree: true,
+        childList: true,
+        characterData: true,
+      });
+    });
+    await say(page, 'stream me something');
+    // The model holds the rest of the answer: the turn cannot end before this is on the page.
+    await page.waitForSelector('.message.live p >> text=Here is what');
+    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
+    expect(await page.locator('body').getAttribute('data-busy')).toBe('true');
+    await shoot(page, '4-first-reply-streaming');
+    release();
+    await page.waitForSelector('.message.assistant:not(.live) >> text=arrive on the page.');
+    await page.waitForSelector('body[data-busy="false"]');
+    const reply = (await page.textContent('.message.assistant:not(.live) p')) ?? '';
+    const shown = await page.evaluate(() => (globalThis as unknown as { shownReplies: string[] }).shownReplies);
+    // The bubble grew from the first piece to the whole reply, each piece added once and none left out.
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+    expect(reply.startsWith(shown[0] ?? '-')).toBe(true);
+    for (const [index, text] of shown.entries()) {
+      expect(reply.startsWith(text)).toBe(true);
+      if (index > 0) expect(text.length).toBeGreaterThan(shown[index - 1]?.length ?? 0);
+    }
+    expect(shown.at(-1)).toBe(reply);
+    // One question, one answer; the thread is the one the page names.
+    expect(await page.locator('.message').count()).toBe(2);
+    expect(new URL(page.url()).searchParams.get('thread')).toMatch(/^chat-/);
+    await page.waitForSelector('#thread-list button[aria-current="true"] >> text=stream me something');
   });
 
   it('fits a 390 px phone: no sideways scroll, Send on screen, the table and chart inside the page', async () => {
