@@ -13,6 +13,7 @@ import {
   readdirSync,
   readFileSync,
   rmSync,
+  statSync,
   symlinkSync,
   writeFileSync,
 } from 'node:fs';
@@ -54,6 +55,17 @@ function pack(clone: string): { tarball: string; files: string[] } {
   }>;
   if (!listing) throw new Error(`npm pack printed no package: ${out}`);
   return { tarball: join(work, listing.filename), files: listing.files.map((f) => f.path) };
+}
+
+/** The bytes of every file under a folder (links not followed). */
+function sizeOnDisk(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) bytes += sizeOnDisk(path);
+    else if (entry.isFile()) bytes += statSync(path).size;
+  }
+  return bytes;
 }
 
 /** The code of the README's five-minute example. */
@@ -101,6 +113,25 @@ const agent = createAgent({ model, flows: [getWeather], tools: [lookupWeather], 
 const reply = (await agent.send({ threadId: 't1', text: 'Weather in Oslo?' })).reply;
 await agent.close();
 
+// The web page loads its charting library from flowstack's server, which reads it from this project's
+// node_modules.
+const served = server.createServer({
+  agent: createAgent({ model, flows: [getWeather], tools: [lookupWeather], store: createMemoryStore() }),
+  auth: { tokens: new Map([['page-token-0123456789abcdef', 'ada']]) },
+});
+const { url } = await served.listen();
+const page = await (await fetch(url + '/')).text();
+const script = /<script[^>]*src="(\/ui\/vendor\/[^"]+)"/.exec(page)?.[1];
+const library = script ? await fetch(url + script) : undefined;
+const chart = {
+  script,
+  status: library?.status,
+  type: library?.headers.get('content-type'),
+  cache: library?.headers.get('cache-control'),
+  banner: (await library?.text())?.slice(0, 200),
+};
+await served.close();
+
 let sqlite = 'opened';
 try {
   createSqliteStore({ path: ':memory:' });
@@ -123,6 +154,7 @@ try {
 const subpaths = { blocks, server, postgres, redis, bullmq };
 console.log(JSON.stringify({
   reply,
+  chart,
   sqlite,
   mcp,
   sql,
@@ -203,12 +235,28 @@ describe('the published package', () => {
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout) as {
       reply: string;
+      chart: { script?: string; status?: number; type?: string; cache?: string; banner?: string };
       sqlite: string;
       mcp: string;
       sql: string;
       exports: Record<string, number>;
     };
     expect(result.reply).toBe('It is 21 °C in Oslo.');
+    // The page's charting library: the version installed in the user's project, served by flowstack.
+    const charting = JSON.parse(
+      readFileSync(join(project, 'node_modules/chart.js/package.json'), 'utf8'),
+    ) as { version: string };
+    expect(result.chart).toMatchObject({
+      script: `/ui/vendor/chart.js/${charting.version}/chart.umd.js`,
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      cache: 'public, max-age=31536000, immutable',
+    });
+    expect(result.chart.banner).toContain(`Chart.js v${charting.version}`);
+    // What `npm install flowstack` puts on disk stays small (docs/decisions/0089).
+    const installed = sizeOnDisk(join(project, 'node_modules'));
+    console.info(`npm install flowstack: ${(installed / 1e6).toFixed(1)} MB of node_modules`);
+    expect(installed).toBeLessThan(60e6);
     // better-sqlite3 is an optional peer: not installed here, and the store says what to install.
     expect(result.sqlite).toMatch(
       /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,
