@@ -121,7 +121,7 @@ const served = server.createServer({
 });
 const { url } = await served.listen();
 const page = await (await fetch(url + '/')).text();
-const script = /<script[^>]*src="(\/ui\/vendor\/[^"]+)"/.exec(page)?.[1];
+const script = /<script[^>]*src="([^"]*vendor[^"]*)"/.exec(page)?.[1];
 const library = script ? await fetch(url + script) : undefined;
 const chart = {
   script,

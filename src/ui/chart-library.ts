@@ -43,7 +43,11 @@ function loadChartLibrary(): ChartLibrary | null {
       version?: unknown;
     };
     const version = typeof manifest.version === 'string' ? manifest.version : 'unknown';
-    return { version, path: chartLibraryPath(version), body: readFileSync(join(directory, 'chart.umd.js'), 'utf8') };
+    return {
+      version,
+      path: chartLibraryPath(version),
+      body: readFileSync(join(directory, 'chart.umd.js'), 'utf8'),
+    };
   } catch {
     return null;
   }

@@ -76,6 +76,50 @@ function manyRowsAgent() {
   });
 }
 
+/** An agent whose `share` flow answers with a chart of the kind the message names ("a pie …", "a line …"). */
+function chartKindsAgent() {
+  const rows = [
+    { label: 'north', value: 40 },
+    { label: 'south', value: 25 },
+    { label: 'east', value: 35 },
+  ];
+  return createAgent({
+    model: createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'share', slots: {} }, repeat: true },
+        {
+          match: { phase: 'skill' },
+          repeat: true,
+          respond: (options) => {
+            const asked = JSON.stringify(options.prompt.findLast((m) => m.role === 'user') ?? {});
+            const chartType = asked.includes('pie') ? 'pie' : 'line';
+            return {
+              toolCalls: [
+                {
+                  toolName: 'finish_skill',
+                  input: { outcome: 'success', data: { rows, chartType, text: `A ${chartType} chart.` } },
+                },
+              ],
+            };
+          },
+        },
+      ],
+    }),
+    flows: [
+      defineFlow({
+        name: 'share',
+        intent: 'read',
+        description: 'Chart the shares.',
+        tools: ['look_up'],
+        skill: 'Chart the shares.',
+        display: { type: 'chart' },
+      }),
+    ],
+    tools: [lookUp],
+    store: createMemoryStore(),
+  });
+}
+
 /**
  * The model, whose streamed skill answers to a message about streaming stop after their second piece of text until `held` settles (the
  * reply's redactor holds back a tail that could still become a secret: the first piece goes out then).
@@ -292,6 +336,39 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await shoot(page, '3-chart');
   });
 
+  it('draws a pie and a line chart too, each point where the library says it is', async () => {
+    const page = await openPage(await serve(chartKindsAgent()));
+    const drawnKinds: string[] = [];
+    for (const kind of ['pie', 'line']) {
+      await say(page, `a ${kind} chart of the shares`);
+      const canvas = page.locator(`.frame[data-display="chart"] .chart-box[data-chart="${kind}"] canvas`);
+      await canvas.waitFor();
+      const drawn = await canvas.evaluate((node: HTMLCanvasElement) => {
+        type Mark = { tooltipPosition(): { x: number; y: number } };
+        const library = (globalThis as unknown as { Chart: { getChart(c: HTMLCanvasElement): unknown } })
+          .Chart;
+        const chart = library.getChart(node) as {
+          config: { type: string };
+          currentDevicePixelRatio: number;
+          getDatasetMeta(index: number): { data: Mark[] };
+        };
+        const context = node.getContext('2d');
+        if (!context) throw new Error('The chart canvas has no 2d context.');
+        const scale = chart.currentDevicePixelRatio;
+        // How opaque the canvas is where each slice or point is drawn.
+        const alphas = chart.getDatasetMeta(0).data.map((mark) => {
+          const { x, y } = mark.tooltipPosition();
+          return context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data[3];
+        });
+        return { type: chart.config.type, alphas };
+      });
+      drawnKinds.push(drawn.type);
+      expect(drawn.alphas).toEqual([255, 255, 255]);
+    }
+    expect(drawnKinds).toEqual(['pie', 'line']);
+    await shoot(page, '3-pie-and-line');
+  });
+
   it('streams the reply in as it is written, and Stop ends a slow tool', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {
@@ -359,7 +436,9 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await page.waitForSelector('.message.assistant:not(.live) >> text=arrive on the page.');
     await page.waitForSelector('body[data-busy="false"]');
     const reply = (await page.textContent('.message.assistant:not(.live) p')) ?? '';
-    const shown = await page.evaluate(() => (globalThis as unknown as { shownReplies: string[] }).shownReplies);
+    const shown = await page.evaluate(
+      () => (globalThis as unknown as { shownReplies: string[] }).shownReplies,
+    );
     // The bubble grew from the first piece to the whole reply, each piece added once and none left out.
     expect(shown.length).toBeGreaterThanOrEqual(2);
     expect(reply.startsWith(shown[0] ?? '-')).toBe(true);

@@ -353,19 +353,27 @@ async function startThread(text) {
   setStatus('Sending…');
   renderConversation();
   showConnection('live');
-  const streamed = await state.api.streamTurn(`/v1/threads/${encodeURIComponent(chosen)}/messages`, {
-    body: { text },
-    signal: controller.signal,
-    onEvent: (kind, observation) => {
-      // The server may keep a chosen id in the sender's own namespace: the thread is known by the id
-      // its events name from now on, as the thread list names it.
-      if (state.threadId === chosen && observation.threadId) knowThreadAs(observation.threadId);
-      if (kind === 'observation') onObservation(observation);
-      else onProgress(observation);
-    },
-  });
-  // Another chat was chosen meanwhile.
-  if (controller.signal.aborted) return;
+  let named = false;
+  const onEvent = (kind, observation) => {
+    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id its
+    // events name from now on, as the thread list names it.
+    if (!named && observation.threadId) {
+      named = true;
+      knowThreadAs(observation.threadId);
+      loadThreads().catch(handleError);
+    }
+    if (kind === 'observation') onObservation(observation);
+    else onProgress(observation);
+  };
+  const path = `/v1/threads/${encodeURIComponent(chosen)}/messages`;
+  const streamed = await state.api
+    .streamTurn(path, { body: { text }, signal: controller.signal, onEvent })
+    .catch((error) => {
+      // Another chat was chosen meanwhile: the turn goes on, this view of it ends.
+      if (controller.signal.aborted) return undefined;
+      throw error;
+    });
+  if (!streamed || controller.signal.aborted) return;
   if (streamed.threadId) knowThreadAs(streamed.threadId);
   // The failure of a turn read this way comes as its answer's problem: it ends the turn like its event.
   if (streamed.problem) onProgress(turnFailure(streamed.problem));
@@ -385,7 +393,12 @@ function turnFailure(problem) {
     id: 0,
     threadId: state.threadId,
     type: 'error',
-    data: { phase: 'turn', code: problem?.code, status: problem?.status, message: problem?.detail ?? problem?.title },
+    data: {
+      phase: 'turn',
+      code: problem?.code,
+      status: problem?.status,
+      message: problem?.detail ?? problem?.title,
+    },
   };
 }
 

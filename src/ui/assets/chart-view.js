@@ -68,7 +68,9 @@ function createConfiguration({ kind, series, labels, values }) {
         {
           label: series.valueKey,
           data: values,
-          backgroundColor: pie ? labels.map((_, i) => colors.series[i % colors.series.length]) : colors.accent,
+          backgroundColor: pie
+            ? labels.map((_, i) => colors.series[i % colors.series.length])
+            : colors.accent,
           borderColor: pie ? colors.panel : colors.accent,
           borderWidth: pie ? 1 : 2,
           pointRadius: 3,
@@ -87,8 +89,9 @@ function createConfiguration({ kind, series, labels, values }) {
       scales: pie
         ? {}
         : {
-            x: { grid: { color: colors.line }, ticks: { color: colors.muted } },
-            y: { grid: { color: colors.line }, ticks: { color: colors.text } },
+            // Values are measured from zero, so a bar or a point's height compares with the others.
+            x: { beginAtZero: true, grid: { color: colors.line }, ticks: { color: colors.muted } },
+            y: { beginAtZero: true, grid: { color: colors.line }, ticks: { color: colors.text } },
           },
     },
   };
