@@ -1,10 +1,9 @@
 // What a newcomer sees on the web page (issue 34): the turn's results (tables, charts, further pages),
-// a status that tells the truth (no duplicate bubble, no stale spinner, the reply streaming in, Stop),
-// and a page that fits a phone. Each state is photographed into test-artifacts/ for a reviewer.
+// a status that tells the truth (no duplicate bubble, no stale spinner), and a page that fits a phone.
+// The streaming reply, Stop and reconnecting are in web-page-streaming.test.ts. Each state is photographed into test-artifacts/ for a reviewer.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -23,7 +22,7 @@ import {
   useBrowser,
 } from './fixtures/browser-fixture.js';
 
-const { serve, openPage, onCleanup } = useBrowser();
+const { serve, openPage } = useBrowser();
 const phone = { width: 390, height: 844 };
 
 /** A tool a flow names so that it is valid; these scripts never call it. */
@@ -117,95 +116,6 @@ function chartKindsAgent() {
     ],
     tools: [lookUp],
     store: createMemoryStore(),
-  });
-}
-
-/**
- * The model, whose streamed skill answers to a message about streaming stop after their second piece of text until `held` settles (the
- * reply's redactor holds back a tail that could still become a secret: the first piece goes out then).
- */
-function holdAfterSecondPiece(model: LanguageModelV3, held: Promise<void>): LanguageModelV3 {
-  return {
-    ...model,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: async (options) => {
-      const result = await model.doStream(options);
-      const phase = (options.providerOptions?.flowstack as { phase?: string } | undefined)?.phase;
-      // Only the answer to a message that asks for streaming is held.
-      if (phase !== 'skill' || !JSON.stringify(options.prompt.at(-1) ?? {}).includes('stream')) return result;
-      let pieces = 0;
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          async transform(part, controller) {
-            if (pieces >= 2) await held;
-            controller.enqueue(part);
-            if (part.type === 'text-delta') pieces += 1;
-          },
-        }),
-      );
-      return { ...result, stream };
-    },
-  };
-}
-
-/**
- * An agent that writes its answer in pieces (held after the first until `held` settles), and whose
- * `slow` flow runs a tool that waits until the turn is stopped.
- */
-function slowAgent(held: Promise<void>) {
-  const reply =
-    'Here is what I found, written a few words at a time so that you can watch it arrive on the page.';
-  const waitForStop = defineTool({
-    name: 'wait_for_stop',
-    description: 'Works until it is stopped.',
-    input: z.object({}),
-    idempotent: true,
-    execute: (_input, context) =>
-      new Promise((_resolve, reject) => {
-        context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
-      }),
-  });
-  return createAgent({
-    model: holdAfterSecondPiece(
-      createScriptedModel({
-        steps: [
-          {
-            match: { phase: 'predict' },
-            repeat: true,
-            respond: (options) => {
-              const last = JSON.stringify(options.prompt.at(-1) ?? {});
-              return { json: { flow: last.includes('slow') ? 'slow' : 'answer_slowly', slots: {} } };
-            },
-          },
-          {
-            match: { phase: 'skill', flow: 'slow' },
-            repeat: true,
-            toolCalls: [{ toolName: 'wait_for_stop', input: {} }],
-          },
-          { match: { phase: 'skill', flow: 'answer_slowly' }, repeat: true, text: reply },
-        ],
-      }),
-      held,
-    ),
-    flows: [
-      defineFlow({
-        name: 'answer_slowly',
-        intent: 'read',
-        description: 'Answer in words.',
-        tools: ['look_up'],
-        skill: 'Answer.',
-      }),
-      defineFlow({
-        name: 'slow',
-        intent: 'read',
-        description: 'Work for a long time.',
-        tools: ['wait_for_stop'],
-        skill: 'Wait.',
-      }),
-    ],
-    tools: [waitForStop, lookUp],
-    store: createMemoryStore(),
-    stream: true,
   });
 }
 
@@ -367,90 +277,6 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     }
     expect(drawnKinds).toEqual(['pie', 'line']);
     await shoot(page, '3-pie-and-line');
-  });
-
-  it('streams the reply in as it is written, and Stop ends a slow tool', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    onCleanup(() => release());
-    const page = await openPage(await serve(slowAgent(held)));
-    // A reply in a thread the page already follows streams in too (the first message of a new chat has
-    // its own test below).
-    await say(page, 'tell me something');
-    await page.waitForSelector('.message.assistant >> text=arrive on the page.');
-    await say(page, 'stream me something');
-    // The first piece of the reply is on the page while the model still writes the rest.
-    await page.waitForSelector('.message.live p >> text=Here is what');
-    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
-    await shoot(page, '4-streaming');
-    release();
-    await page.waitForSelector('.message.assistant:not(.live):nth-child(4) >> text=arrive on the page.');
-    expect(await page.locator('.message.live').count()).toBe(0);
-    expect(await page.locator('.message').count()).toBe(4);
-    // The reply is said once: no text frame repeats it under the bubble.
-    expect(await page.locator('.message .frame').count()).toBe(0);
-
-    await say(page, 'do the slow thing');
-    await page.waitForSelector('#status >> text=Running wait for stop…');
-    expect(await page.isVisible('#stop')).toBe(true);
-    await shoot(page, '5-stop-visible');
-    const stoppedAt = Date.now();
-    await page.click('#stop');
-    await page.waitForSelector('body[data-busy="false"]');
-    // The tool stopped when the turn was cancelled, not at some timeout.
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
-    await page.waitForSelector('#send:visible');
-    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
-    expect(await page.textContent('#status')).not.toContain('Running');
-  });
-
-  it('streams the first reply of a new chat from its first piece, and every piece once', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    onCleanup(() => release());
-    const page = await openPage(await serve(slowAgent(held)));
-    // Every text the reply's bubble shows while it streams, in order.
-    await page.evaluate(() => {
-      const shown: string[] = [];
-      (globalThis as unknown as { shownReplies: string[] }).shownReplies = shown;
-      new MutationObserver(() => {
-        const text = document.querySelector('.message.live p')?.textContent ?? '';
-        if (text && text !== shown.at(-1)) shown.push(text);
-      }).observe(document.getElementById('messages') as HTMLElement, {
-        subtree: true,
-        childList: true,
-        characterData: true,
-      });
-    });
-    await say(page, 'stream me something');
-    // The model holds the rest of the answer: the turn cannot end before this is on the page.
-    await page.waitForSelector('.message.live p >> text=Here is what');
-    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
-    expect(await page.locator('body').getAttribute('data-busy')).toBe('true');
-    await shoot(page, '4-first-reply-streaming');
-    release();
-    await page.waitForSelector('.message.assistant:not(.live) >> text=arrive on the page.');
-    await page.waitForSelector('body[data-busy="false"]');
-    const reply = (await page.textContent('.message.assistant:not(.live) p')) ?? '';
-    const shown = await page.evaluate(
-      () => (globalThis as unknown as { shownReplies: string[] }).shownReplies,
-    );
-    // The bubble grew from the first piece to the whole reply, each piece added once and none left out.
-    expect(shown.length).toBeGreaterThanOrEqual(2);
-    expect(reply.startsWith(shown[0] ?? '-')).toBe(true);
-    for (const [index, text] of shown.entries()) {
-      expect(reply.startsWith(text)).toBe(true);
-      if (index > 0) expect(text.length).toBeGreaterThan(shown[index - 1]?.length ?? 0);
-    }
-    expect(shown.at(-1)).toBe(reply);
-    // One question, one answer; the thread is the one the page names.
-    expect(await page.locator('.message').count()).toBe(2);
-    expect(new URL(page.url()).searchParams.get('thread')).toMatch(/^chat-/);
-    await page.waitForSelector('#thread-list button[aria-current="true"] >> text=stream me something');
   });
 
   it('fits a 390 px phone: no sideways scroll, Send on screen, the table and chart inside the page', async () => {
