@@ -2,7 +2,8 @@
  * What a user gets from `npm install flowstack`: the repository, copied without its dist/ as a fresh
  * clone has none, is packed with `npm pack` (whose prepack step builds), the tarball is installed into
  * an empty project, and plain Node imports the root and every subpath, runs an agent on the scripted
- * model and the README's example, and starts without loading what only some agents use. The install reads npm's cache first and the registry for what is missing; without
+ * model and the README's example, serves the web page with its charting library from the project's own
+ * node_modules, and starts without loading what only some agents use; the install stays under 60 MB. The install reads npm's cache first and the registry for what is missing; without
  * either the test is skipped and says so.
  */
 import { spawnSync } from 'node:child_process';
