@@ -2,11 +2,12 @@
  * What a user gets from `npm install flowstack`: the repository, copied without its dist/ as a fresh
  * clone has none, is packed with `npm pack` (whose prepack step builds), the tarball is installed into
  * an empty project, and plain Node imports the root and every subpath, runs an agent on the scripted
- * model and the README's example, and starts without loading what only some agents use. The install reads npm's cache first and the registry for what is missing; without
+ * model and the README's example, serves the web page with its charting library from the project's own
+ * node_modules, and starts without loading what only some agents use; the install stays under 60 MB. The install reads npm's cache first and the registry for what is missing; without
  * either the test is skipped and says so.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +34,17 @@ function pack(clone: string): { tarball: string; files: string[] } {
   }>;
   if (!listing) throw new Error(`npm pack printed no package: ${out}`);
   return { tarball: join(work, listing.filename), files: listing.files.map((f) => f.path) };
+}
+
+/** The bytes of every file under a folder (links not followed). */
+function sizeOnDisk(folder: string): number {
+  let bytes = 0;
+  for (const entry of readdirSync(folder, { withFileTypes: true })) {
+    const path = join(folder, entry.name);
+    if (entry.isDirectory()) bytes += sizeOnDisk(path);
+    else if (entry.isFile()) bytes += statSync(path).size;
+  }
+  return bytes;
 }
 
 /** The code of the README's five-minute example. */
@@ -80,6 +92,25 @@ const agent = createAgent({ model, flows: [getWeather], tools: [lookupWeather], 
 const reply = (await agent.send({ threadId: 't1', text: 'Weather in Oslo?' })).reply;
 await agent.close();
 
+// The web page loads its charting library from flowstack's server, which reads it from this project's
+// node_modules.
+const served = server.createServer({
+  agent: createAgent({ model, flows: [getWeather], tools: [lookupWeather], store: createMemoryStore() }),
+  auth: { tokens: new Map([['page-token-0123456789abcdef', 'ada']]) },
+});
+const { url } = await served.listen();
+const page = await (await fetch(url + '/')).text();
+const script = /<script[^>]*src="([^"]*vendor[^"]*)"/.exec(page)?.[1];
+const library = script ? await fetch(url + script) : undefined;
+const chart = {
+  script,
+  status: library?.status,
+  type: library?.headers.get('content-type'),
+  cache: library?.headers.get('cache-control'),
+  banner: (await library?.text())?.slice(0, 200),
+};
+await served.close();
+
 let sqlite = 'opened';
 try {
   createSqliteStore({ path: ':memory:' });
@@ -102,6 +133,7 @@ try {
 const subpaths = { blocks, server, postgres, redis, bullmq };
 console.log(JSON.stringify({
   reply,
+  chart,
   sqlite,
   mcp,
   sql,
@@ -182,12 +214,28 @@ describe('the published package', () => {
     expect(run.stderr).toBe('');
     const result = JSON.parse(run.stdout) as {
       reply: string;
+      chart: { script?: string; status?: number; type?: string; cache?: string; banner?: string };
       sqlite: string;
       mcp: string;
       sql: string;
       exports: Record<string, number>;
     };
     expect(result.reply).toBe('It is 21 °C in Oslo.');
+    // The page's charting library: the version installed in the user's project, served by flowstack.
+    const charting = JSON.parse(
+      readFileSync(join(project, 'node_modules/chart.js/package.json'), 'utf8'),
+    ) as { version: string };
+    expect(result.chart).toMatchObject({
+      script: `/ui/vendor/chart.js/${charting.version}/chart.umd.js`,
+      status: 200,
+      type: 'text/javascript; charset=utf-8',
+      cache: 'public, max-age=31536000, immutable',
+    });
+    expect(result.chart.banner).toContain(`Chart.js v${charting.version}`);
+    // What `npm install flowstack` puts on disk stays small (docs/decisions/0089).
+    const installed = sizeOnDisk(join(project, 'node_modules'));
+    console.info(`npm install flowstack: ${(installed / 1e6).toFixed(1)} MB of node_modules`);
+    expect(installed).toBeLessThan(60e6);
     // better-sqlite3 is an optional peer: not installed here, and the store says what to install.
     expect(result.sqlite).toMatch(
       /^ConfigurationError: better-sqlite3 is not installed.*npm install better-sqlite3/,

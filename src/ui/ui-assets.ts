@@ -1,9 +1,11 @@
 /**
  * The web page's files (plain HTML, CSS and ES modules; no build step), read once from `assets/`
- * beside this module — in the source tree, and in `dist/` where the build copies them.
+ * beside this module — in the source tree, and in `dist/` where the build copies them. The page names
+ * the charting library by its installed version (`chart-library.ts`).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { chartLibraryPath, readChartLibrary } from './chart-library.js';
 
 export interface UiAsset {
   body: string;
@@ -24,6 +26,7 @@ export const uiAssetNames = [
   'api.js',
   'render.js',
   'frames.js',
+  'chart-view.js',
   'event-tree.js',
   'plan-state.js',
   'suspension-form.js',
@@ -47,9 +50,19 @@ function loadAssets(): Map<string, UiAsset> {
     uiAssetNames.map((name) => [
       name,
       {
-        body: readFileSync(`${directory}${name}`, 'utf8'),
+        body: fillIn(name, readFileSync(`${directory}${name}`, 'utf8')),
         contentType: types[name.split('.').pop() ?? ''] ?? 'text/plain',
       },
     ]),
   );
+}
+
+/**
+ * The page's script tag for the charting library names the installed version. Without the library (a
+ * broken install) the tag is left as it is: it loads nothing, and chart frames show their rows alone.
+ */
+function fillIn(name: string, body: string): string {
+  const library = readChartLibrary();
+  if (name !== 'index.html' || !library) return body;
+  return body.replace(chartLibraryPath('VERSION'), library.path);
 }

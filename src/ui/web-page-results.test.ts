@@ -1,10 +1,9 @@
 // What a newcomer sees on the web page (issue 34): the turn's results (tables, charts, further pages),
-// a status that tells the truth (no duplicate bubble, no stale spinner, the reply streaming in, Stop),
-// and a page that fits a phone. Each state is photographed into test-artifacts/ for a reviewer.
+// a status that tells the truth (no duplicate bubble, no stale spinner), and a page that fits a phone.
+// The streaming reply, Stop and reconnecting are in web-page-streaming.test.ts. Each state is photographed into test-artifacts/ for a reviewer.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { LanguageModelV3, LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -23,7 +22,7 @@ import {
   useBrowser,
 } from './fixtures/browser-fixture.js';
 
-const { serve, openPage, onCleanup } = useBrowser();
+const { serve, openPage } = useBrowser();
 const phone = { width: 390, height: 844 };
 
 /** A tool a flow names so that it is valid; these scripts never call it. */
@@ -76,92 +75,47 @@ function manyRowsAgent() {
   });
 }
 
-/**
- * The model, whose streamed skill answers to a message about streaming stop after their second piece of text until `held` settles (the
- * reply's redactor holds back a tail that could still become a secret: the first piece goes out then).
- */
-function holdAfterSecondPiece(model: LanguageModelV3, held: Promise<void>): LanguageModelV3 {
-  return {
-    ...model,
-    doGenerate: (options) => model.doGenerate(options),
-    doStream: async (options) => {
-      const result = await model.doStream(options);
-      const phase = (options.providerOptions?.flowstack as { phase?: string } | undefined)?.phase;
-      // Only the answer to a message that asks for streaming is held.
-      if (phase !== 'skill' || !JSON.stringify(options.prompt.at(-1) ?? {}).includes('stream')) return result;
-      let pieces = 0;
-      const stream = result.stream.pipeThrough(
-        new TransformStream<LanguageModelV3StreamPart, LanguageModelV3StreamPart>({
-          async transform(part, controller) {
-            if (pieces >= 2) await held;
-            controller.enqueue(part);
-            if (part.type === 'text-delta') pieces += 1;
-          },
-        }),
-      );
-      return { ...result, stream };
-    },
-  };
-}
-
-/**
- * An agent that writes its answer in pieces (held after the first until `held` settles), and whose
- * `slow` flow runs a tool that waits until the turn is stopped.
- */
-function slowAgent(held: Promise<void>) {
-  const reply =
-    'Here is what I found, written a few words at a time so that you can watch it arrive on the page.';
-  const waitForStop = defineTool({
-    name: 'wait_for_stop',
-    description: 'Works until it is stopped.',
-    input: z.object({}),
-    idempotent: true,
-    execute: (_input, context) =>
-      new Promise((_resolve, reject) => {
-        context.signal.addEventListener('abort', () => reject(context.signal.reason), { once: true });
-      }),
-  });
+/** An agent whose `share` flow answers with a chart of the kind the message names ("a pie …", "a line …"). */
+function chartKindsAgent() {
+  const rows = [
+    { label: 'north', value: 40 },
+    { label: 'south', value: 25 },
+    { label: 'east', value: 35 },
+  ];
   return createAgent({
-    model: holdAfterSecondPiece(
-      createScriptedModel({
-        steps: [
-          {
-            match: { phase: 'predict' },
-            repeat: true,
-            respond: (options) => {
-              const last = JSON.stringify(options.prompt.at(-1) ?? {});
-              return { json: { flow: last.includes('slow') ? 'slow' : 'answer_slowly', slots: {} } };
-            },
+    model: createScriptedModel({
+      steps: [
+        { match: { phase: 'predict' }, json: { flow: 'share', slots: {} }, repeat: true },
+        {
+          match: { phase: 'skill' },
+          repeat: true,
+          respond: (options) => {
+            const asked = JSON.stringify(options.prompt.findLast((m) => m.role === 'user') ?? {});
+            const chartType = asked.includes('pie') ? 'pie' : 'line';
+            return {
+              toolCalls: [
+                {
+                  toolName: 'finish_skill',
+                  input: { outcome: 'success', data: { rows, chartType, text: `A ${chartType} chart.` } },
+                },
+              ],
+            };
           },
-          {
-            match: { phase: 'skill', flow: 'slow' },
-            repeat: true,
-            toolCalls: [{ toolName: 'wait_for_stop', input: {} }],
-          },
-          { match: { phase: 'skill', flow: 'answer_slowly' }, repeat: true, text: reply },
-        ],
-      }),
-      held,
-    ),
+        },
+      ],
+    }),
     flows: [
       defineFlow({
-        name: 'answer_slowly',
+        name: 'share',
         intent: 'read',
-        description: 'Answer in words.',
+        description: 'Chart the shares.',
         tools: ['look_up'],
-        skill: 'Answer.',
-      }),
-      defineFlow({
-        name: 'slow',
-        intent: 'read',
-        description: 'Work for a long time.',
-        tools: ['wait_for_stop'],
-        skill: 'Wait.',
+        skill: 'Chart the shares.',
+        display: { type: 'chart' },
       }),
     ],
-    tools: [waitForStop, lookUp],
+    tools: [lookUp],
     store: createMemoryStore(),
-    stream: true,
   });
 }
 
@@ -224,7 +178,7 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await shoot(page, '2-paged-table');
   });
 
-  it('draws the data-analysis chart: bars for each region', async () => {
+  it('draws the data-analysis chart with the charting library: a bar for each region, the numbers in a table', async () => {
     const { agent } = createDataAnalysisExample({
       store: createMemoryStore(),
       env: {},
@@ -232,53 +186,97 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     });
     const page = await openPage(await serve(agent));
     await say(page, 'chart revenue by region');
-    const bars = page.locator('.frame[data-display="chart"] svg.chart rect.mark');
-    await bars.first().waitFor();
-    expect(await bars.count()).toBeGreaterThanOrEqual(3);
-    const widths = await bars.evaluateAll((marks) => marks.map((m) => Number(m.getAttribute('width'))));
-    expect(widths.every((w) => w > 0)).toBe(true);
-    // The numbers behind the chart are in a table too.
-    expect(await page.locator('.frame[data-display="chart"] table tbody tr').count()).toBe(
-      await bars.count(),
+    const canvas = page.locator('.frame[data-display="chart"] canvas.chart');
+    await canvas.waitFor();
+    const tableRows = page.locator('.frame[data-display="chart"] table tbody tr');
+    await tableRows.first().waitFor();
+    const drawn = await canvas.evaluate((node: HTMLCanvasElement) => {
+      type Bar = { x: number; y: number; base: number };
+      const library = (globalThis as unknown as { Chart: { getChart(c: HTMLCanvasElement): unknown } }).Chart;
+      const chart = library.getChart(node) as {
+        config: { type: string };
+        data: { labels: string[]; datasets: Array<{ data: number[] }> };
+        currentDevicePixelRatio: number;
+        getDatasetMeta(index: number): { data: Bar[] };
+      };
+      const context = node.getContext('2d');
+      if (!context) throw new Error('The chart canvas has no 2d context.');
+      const scale = chart.currentDevicePixelRatio;
+      // The colour in the middle of each bar, read back from what the library drew.
+      const bars = chart.getDatasetMeta(0).data.map((bar) => {
+        const pixel = context.getImageData(
+          Math.round(((bar.x + bar.base) / 2) * scale),
+          Math.round(bar.y * scale),
+          1,
+          1,
+        ).data;
+        return { length: Math.abs(bar.x - bar.base), rgba: [...pixel] };
+      });
+      return {
+        type: chart.config.type,
+        labels: chart.data.labels,
+        values: chart.data.datasets[0]?.data ?? [],
+        bars,
+        accent: getComputedStyle(document.documentElement).getPropertyValue('--accent').trim(),
+        description: node.getAttribute('aria-label'),
+      };
+    });
+    expect(drawn.type).toBe('bar');
+    expect(drawn.bars.length).toBeGreaterThanOrEqual(3);
+    // Each bar was painted, in the page's accent colour, at a length in proportion to its value.
+    const accent = [1, 3, 5].map((i) => Number.parseInt(drawn.accent.slice(i, i + 2), 16));
+    const largest = Math.max(...drawn.values);
+    for (const [index, bar] of drawn.bars.entries()) {
+      expect(bar.length).toBeGreaterThan(0);
+      expect(bar.length / drawn.bars.reduce((m, b) => Math.max(m, b.length), 0)).toBeCloseTo(
+        (drawn.values[index] ?? 0) / largest,
+        2,
+      );
+      expect(bar.rgba).toEqual([...accent, 255]);
+    }
+    // The numbers behind the chart are in a table too, and in words on the canvas.
+    expect(await tableRows.count()).toBe(drawn.bars.length);
+    const cells = await tableRows.evaluateAll((rows) =>
+      rows.map((row) => [...row.querySelectorAll('td')].map((cell) => cell.textContent)),
     );
+    for (const [index, label] of drawn.labels.entries()) {
+      expect(cells[index]).toContain(label);
+      expect(drawn.description).toContain(`${label} ${drawn.values[index]}`);
+    }
     await shoot(page, '3-chart');
   });
 
-  it('streams the reply in as it is written, and Stop ends a slow tool', async () => {
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    onCleanup(() => release());
-    const page = await openPage(await serve(slowAgent(held)));
-    // The chat's first message makes the thread the page then follows (a new chat cannot be followed
-    // before its first message; what streams before the page has connected is shown when stored).
-    await say(page, 'tell me something');
-    await page.waitForSelector('.message.assistant >> text=arrive on the page.');
-    await say(page, 'stream me something');
-    // The first piece of the reply is on the page while the model still writes the rest.
-    await page.waitForSelector('.message.live p >> text=Here is what');
-    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
-    await shoot(page, '4-streaming');
-    release();
-    await page.waitForSelector('.message.assistant:not(.live):nth-child(4) >> text=arrive on the page.');
-    expect(await page.locator('.message.live').count()).toBe(0);
-    expect(await page.locator('.message').count()).toBe(4);
-    // The reply is said once: no text frame repeats it under the bubble.
-    expect(await page.locator('.message .frame').count()).toBe(0);
-
-    await say(page, 'do the slow thing');
-    await page.waitForSelector('#status >> text=Running wait for stop…');
-    expect(await page.isVisible('#stop')).toBe(true);
-    await shoot(page, '5-stop-visible');
-    const stoppedAt = Date.now();
-    await page.click('#stop');
-    await page.waitForSelector('body[data-busy="false"]');
-    // The tool stopped when the turn was cancelled, not at some timeout.
-    expect(Date.now() - stoppedAt).toBeLessThan(5_000);
-    await page.waitForSelector('#send:visible');
-    expect(await page.locator('#status').getAttribute('data-active')).toBe('false');
-    expect(await page.textContent('#status')).not.toContain('Running');
+  it('draws a pie and a line chart too, each point where the library says it is', async () => {
+    const page = await openPage(await serve(chartKindsAgent()));
+    const drawnKinds: string[] = [];
+    for (const kind of ['pie', 'line']) {
+      await say(page, `a ${kind} chart of the shares`);
+      const canvas = page.locator(`.frame[data-display="chart"] .chart-box[data-chart="${kind}"] canvas`);
+      await canvas.waitFor();
+      const drawn = await canvas.evaluate((node: HTMLCanvasElement) => {
+        type Mark = { tooltipPosition(): { x: number; y: number } };
+        const library = (globalThis as unknown as { Chart: { getChart(c: HTMLCanvasElement): unknown } })
+          .Chart;
+        const chart = library.getChart(node) as {
+          config: { type: string };
+          currentDevicePixelRatio: number;
+          getDatasetMeta(index: number): { data: Mark[] };
+        };
+        const context = node.getContext('2d');
+        if (!context) throw new Error('The chart canvas has no 2d context.');
+        const scale = chart.currentDevicePixelRatio;
+        // How opaque the canvas is where each slice or point is drawn.
+        const alphas = chart.getDatasetMeta(0).data.map((mark) => {
+          const { x, y } = mark.tooltipPosition();
+          return context.getImageData(Math.round(x * scale), Math.round(y * scale), 1, 1).data[3];
+        });
+        return { type: chart.config.type, alphas };
+      });
+      drawnKinds.push(drawn.type);
+      expect(drawn.alphas).toEqual([255, 255, 255]);
+    }
+    expect(drawnKinds).toEqual(['pie', 'line']);
+    await shoot(page, '3-pie-and-line');
   });
 
   it('fits a 390 px phone: no sideways scroll, Send on screen, the table and chart inside the page', async () => {
@@ -300,7 +298,7 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     });
     const charts = await openPage(await serve(agent), phone);
     await say(charts, 'chart revenue by region');
-    await charts.waitForSelector('svg.chart rect.mark');
+    await charts.waitForSelector('.frame[data-display="chart"] canvas.chart');
     expect(await overflowsSideways(charts)).toBe(false);
     await shoot(charts, '7-phone-chart');
   });

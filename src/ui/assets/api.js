@@ -1,6 +1,8 @@
 // The page's only way to the agent: the public HTTP API, with the bearer token the page was given.
 // Event streams are read with fetch (EventSource cannot send an Authorization header) and resumed
-// after a dropped connection with Last-Event-ID, so no stored event is missed or shown twice.
+// after a dropped connection with Last-Event-ID, so no stored event is missed or shown twice. A turn
+// on a thread that does not exist yet is read from the answer to its own request, which streams from
+// the turn's first event on.
 
 export class ApiError extends Error {
   constructor(problem, status) {
@@ -64,7 +66,45 @@ export function createApi(token) {
     }
   }
 
-  return { request, followEvents };
+  /**
+   * Sends a request that runs a turn and reads the turn's events from its answer (`Accept:
+   * text/event-stream`): `onEvent(kind, observation)` as for `followEvents`, from before the turn's first
+   * event, so that nothing the turn does is missed even where its thread cannot be followed yet. Returns
+   * the thread's id, the last stored event read (to follow the thread on from), and the turn's `result`
+   * or `problem` — neither when the connection dropped first.
+   */
+  async function streamTurn(path, { body, onEvent, signal }) {
+    const response = await fetch(path, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        accept: 'text/event-stream',
+      },
+      body: JSON.stringify(body),
+      signal,
+    });
+    if (!response.ok) throw new ApiError(await response.json().catch(() => undefined), response.status);
+    const streamed = { lastEventId: 0, threadId: undefined, result: undefined, problem: undefined };
+    try {
+      for await (const event of readEvents(response.body)) {
+        const data = JSON.parse(event.data);
+        if (event.event === 'turn') streamed.result = data;
+        else if (event.event === 'problem') streamed.problem = data;
+        else {
+          streamed.threadId ??= data.threadId;
+          if (event.event === 'observation') streamed.lastEventId = Math.max(streamed.lastEventId, data.id);
+          onEvent(event.event, data);
+        }
+      }
+    } catch (error) {
+      // A dropped connection: the caller follows the thread on from the last event read.
+      if (signal.aborted) throw error;
+    }
+    return streamed;
+  }
+
+  return { request, followEvents, streamTurn };
 }
 
 async function* readEvents(body) {

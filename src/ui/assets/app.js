@@ -2,7 +2,7 @@
 // TodoList, the event tree), answer approvals, roll back. It uses nothing but the public HTTP API.
 import { createApi } from './api.js';
 import { buildEventTree } from './event-tree.js';
-import { createFrameView } from './frames.js';
+import { createFrameView, releaseFrameView } from './frames.js';
 import { reducePlan } from './plan-state.js';
 import {
   describeProgress,
@@ -139,6 +139,7 @@ async function loadThreads() {
 
 /** Forgets what the page showed of the last thread. */
 function resetThreadView(threadId) {
+  for (const view of state.frameViews.values()) releaseFrameView(view);
   Object.assign(state, {
     threadId,
     thread: undefined,
@@ -177,12 +178,16 @@ function follow(threadId, lastEventId) {
     signal: controller.signal,
     onConnection: (status) => {
       if (status === 'live') state.answerSeenFromStart = false;
-      byId('connection').dataset.state = status;
-      byId('connection').textContent = status;
+      showConnection(status);
     },
     onEvent: (kind, observation) =>
       kind === 'observation' ? onObservation(observation) : onProgress(observation),
   });
+}
+
+function showConnection(status) {
+  byId('connection').dataset.state = status;
+  byId('connection').textContent = status;
 }
 
 function addObservation(observation) {
@@ -316,33 +321,85 @@ async function refreshThread() {
 }
 
 async function send(text) {
-  const fresh = !state.threadId;
-  if (fresh) {
-    // A new chat gets its id here, so that its events can be followed from the first one.
-    const threadId = newThreadId();
-    resetThreadView(threadId);
-    history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
-  }
+  if (!state.threadId) return startThread(text);
   const threadId = state.threadId;
   state.pendingText = text;
   state.liveTexts.clear();
   setBusy(true);
   setStatus('Sending…');
   renderConversation();
-  const accepted = await state.api.request(`/v1/threads/${encodeURIComponent(threadId)}/messages`, {
+  await state.api.request(`/v1/threads/${encodeURIComponent(threadId)}/messages`, {
     method: 'POST',
     body: { text },
     headers: turnHeaders,
   });
-  if (fresh && state.threadId === threadId) {
-    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id it
-    // answers with from now on, as the thread list names it.
-    const known = accepted.threadId ?? threadId;
-    state.threadId = known;
-    history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(known)}`);
-    follow(known, accepted.afterId ?? 0);
-    await loadThreads();
-  }
+}
+
+/**
+ * A new chat: the page picks its id and reads the first turn from the answer to its message, which
+ * streams from the turn's first event — the thread's own event stream cannot be opened before the
+ * thread exists, and a stream opened after the 202 would miss the reply's first pieces. When that answer
+ * ends (or its connection drops), the page follows the thread from the last stored event it read.
+ */
+async function startThread(text) {
+  const chosen = newThreadId();
+  resetThreadView(chosen);
+  history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(chosen)}`);
+  state.follow?.abort();
+  const controller = new AbortController();
+  state.follow = controller;
+  state.pendingText = text;
+  setBusy(true);
+  setStatus('Sending…');
+  renderConversation();
+  showConnection('live');
+  let named = false;
+  const onEvent = (kind, observation) => {
+    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id its
+    // events name from now on, as the thread list names it.
+    if (!named && observation.threadId) {
+      named = true;
+      knowThreadAs(observation.threadId);
+      loadThreads().catch(handleError);
+    }
+    if (kind === 'observation') onObservation(observation);
+    else onProgress(observation);
+  };
+  const path = `/v1/threads/${encodeURIComponent(chosen)}/messages`;
+  const streamed = await state.api
+    .streamTurn(path, { body: { text }, signal: controller.signal, onEvent })
+    .catch((error) => {
+      // Another chat was chosen meanwhile: the turn goes on, this view of it ends.
+      if (controller.signal.aborted) return undefined;
+      throw error;
+    });
+  if (!streamed || controller.signal.aborted) return;
+  if (streamed.threadId) knowThreadAs(streamed.threadId);
+  // The failure of a turn read this way comes as its answer's problem: it ends the turn like its event.
+  if (streamed.problem) onProgress(turnFailure(streamed.problem));
+  follow(state.threadId, streamed.lastEventId);
+  await loadThreads();
+  scheduleRefresh();
+}
+
+function knowThreadAs(threadId) {
+  state.threadId = threadId;
+  history.replaceState(null, '', `${location.pathname}?thread=${encodeURIComponent(threadId)}`);
+}
+
+/** A turn's failure, told as the thread's events tell it (`TurnRunner`'s `error` event). */
+function turnFailure(problem) {
+  return {
+    id: 0,
+    threadId: state.threadId,
+    type: 'error',
+    data: {
+      phase: 'turn',
+      code: problem?.code,
+      status: problem?.status,
+      message: problem?.detail ?? problem?.title,
+    },
+  };
 }
 
 /** A new chat's id; `getRandomValues` also works where `randomUUID` does not (plain http on a LAN). */

@@ -1,9 +1,12 @@
 // A turn's display frames on the page (seed 000 RES): a table of rows, sortable by a click on a column
-// and read on a page at a time through the frame route; a chart frame drawn as SVG bars (or a line)
-// over the same rows; a JSON frame as indented JSON; a text frame as text. Every value is set as text.
+// and read on a page at a time through the frame route; a chart frame drawn by the charting library
+// (chart-view.js) above the same rows as a table; a JSON frame as indented JSON; a text frame as text.
+// Every value is set as text.
+import { createChartView, readColumns } from './chart-view.js';
 import { element } from './render.js';
 
-const svgNamespace = 'http://www.w3.org/2000/svg';
+/** What each frame element drew with the charting library, freed when the element leaves the page. */
+const chartViews = new WeakMap();
 
 /**
  * The element showing one frame. `loadPage(tableId, page)` reads a further page of a large table
@@ -28,9 +31,17 @@ export function createFrameView(frame, loadPage) {
   const view = { rows: [...frame.data], page: 1, sortKey: undefined, descending: false };
   const body = element('div', { class: 'frame-body' });
   container.append(body);
+  // The chart is drawn once and redrawn with the rows read since; sorting the table leaves it as it is.
+  const chart = frame.displayType === 'chart' ? createChartView(frame.chartType) : undefined;
+  if (chart) chartViews.set(container, chart);
+  let chartedRows = 0;
   const render = () => {
     const parts = [];
-    if (frame.displayType === 'chart') parts.push(drawChart(view.rows, frame.chartType));
+    if (chart) {
+      if (chartedRows !== view.rows.length) chart.show(view.rows);
+      chartedRows = view.rows.length;
+      parts.push(chart.element);
+    }
     parts.push(drawTable(view, render));
     const total = frame.totalRows ?? view.rows.length;
     if (frame.tableId && view.rows.length < total) {
@@ -62,14 +73,10 @@ export function createFrameView(frame, loadPage) {
   return container;
 }
 
-/** The columns of a list of rows: every key of the first rows, in the order they appear. */
-export function readColumns(rows) {
-  const columns = [];
-  for (const row of rows.slice(0, 50)) {
-    if (!row || typeof row !== 'object') continue;
-    for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  }
-  return columns;
+/** Frees what a frame element drew (a chart), when the page stops showing it. */
+export function releaseFrameView(container) {
+  chartViews.get(container)?.release();
+  chartViews.delete(container);
 }
 
 /** Rows sorted by one column: numbers as numbers, the rest as text; the rows themselves are kept. */
@@ -137,94 +144,4 @@ function formatCell(value) {
   if (value === undefined || value === null) return '';
   if (typeof value === 'object') return JSON.stringify(value);
   return String(value);
-}
-
-/**
- * What a chart shows of its rows: the label column (`label`, else the first text column) and the value
- * column (`value`, else the first numeric one); undefined when the rows have no numbers to draw.
- */
-export function readChartSeries(rows) {
-  const columns = readColumns(rows);
-  const numeric = columns.filter((c) => rows.some((r) => typeof r?.[c] === 'number'));
-  const valueKey = numeric.includes('value') ? 'value' : numeric[0];
-  if (valueKey === undefined) return undefined;
-  const labelKey = columns.includes('label')
-    ? 'label'
-    : (columns.find((c) => c !== valueKey && rows.some((r) => typeof r?.[c] === 'string')) ??
-      columns.find((c) => c !== valueKey));
-  return {
-    labelKey,
-    valueKey,
-    points: rows.map((row, index) => ({
-      label: labelKey === undefined ? String(index + 1) : formatCell(row?.[labelKey]),
-      value: Number(row?.[valueKey]) || 0,
-    })),
-  };
-}
-
-function drawChart(rows, chartType) {
-  const series = readChartSeries(rows);
-  if (!series) return element('p', { class: 'empty', text: 'Nothing numeric to chart.' });
-  const { points } = series;
-  const width = 480;
-  const rowHeight = 26;
-  const labelWidth = 130;
-  const height = chartType === 'line' ? 220 : points.length * rowHeight + 8;
-  const max = Math.max(...points.map((p) => Math.abs(p.value)), 1);
-  const svg = svgElement('svg', {
-    class: 'chart',
-    viewBox: `0 0 ${width} ${height}`,
-    role: 'img',
-    'aria-label': `${series.valueKey} by ${series.labelKey ?? 'row'}`,
-  });
-  if (chartType === 'line') {
-    const step = points.length > 1 ? (width - 40) / (points.length - 1) : 0;
-    const at = (p, i) => [20 + i * step, height - 30 - (Math.abs(p.value) / max) * (height - 50)];
-    svg.append(
-      svgElement('polyline', {
-        class: 'mark line',
-        points: points.map((p, i) => at(p, i).join(',')).join(' '),
-      }),
-      ...points.flatMap((p, i) => {
-        const [x, y] = at(p, i);
-        return [
-          svgElement('circle', { class: 'mark', cx: x, cy: y, r: 3 }, `${p.label}: ${p.value}`),
-          svgText(p.label, { x, y: height - 10, 'text-anchor': 'middle', class: 'axis' }),
-        ];
-      }),
-    );
-    return svg;
-  }
-  const barSpace = width - labelWidth - 70;
-  points.forEach((p, i) => {
-    const y = 4 + i * rowHeight;
-    const barWidth = Math.max(1, (Math.abs(p.value) / max) * barSpace);
-    svg.append(
-      svgText(p.label, { x: labelWidth - 6, y: y + 16, 'text-anchor': 'end', class: 'axis' }),
-      svgElement(
-        'rect',
-        { class: 'mark bar', x: labelWidth, y, width: barWidth, height: rowHeight - 8, rx: 3 },
-        `${p.label}: ${p.value}`,
-      ),
-      svgText(String(p.value), { x: labelWidth + barWidth + 6, y: y + 16, class: 'value' }),
-    );
-  });
-  return svg;
-}
-
-function svgElement(tag, attributes, title) {
-  const node = document.createElementNS(svgNamespace, tag);
-  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, String(value));
-  if (title !== undefined) {
-    const tooltip = document.createElementNS(svgNamespace, 'title');
-    tooltip.textContent = title;
-    node.append(tooltip);
-  }
-  return node;
-}
-
-function svgText(text, attributes) {
-  const node = svgElement('text', attributes);
-  node.textContent = text;
-  return node;
 }
