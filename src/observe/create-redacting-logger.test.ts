@@ -20,7 +20,7 @@ describe('createRedactingLogger', () => {
     const safe = createRedactingLogger({ logger });
     const failure = new TypeError(`refused key ${token}`);
     safe.warn({ threadId: 't1', apiKey: 'plain-value', err: failure }, `retrying with ${token}`);
-    const [record, message] = written[0]?.args as [Record<string, unknown>, string];
+    const [record, message] = (written[0]?.args ?? []) as [Record<string, unknown>, string];
     expect(message).toBe('retrying with [REDACTED:github-token]');
     expect(record).toMatchObject({
       threadId: 't1',

@@ -14,8 +14,6 @@ export interface RedactingLoggerOptions {
   redact?: { text(text: string): string; value(value: unknown): unknown };
 }
 
-const levels: readonly LogLevel[] = ['debug', 'info', 'warn', 'error'];
-
 /** `logger` behind redaction, with `child` always there (pino's when it has one, merged records else). */
 export function createRedactingLogger(options: RedactingLoggerOptions): Required<Logger> {
   const redact = options.redact ?? { text: redactSecrets, value: redactValue };
@@ -31,24 +29,42 @@ export function createRedactingLogger(options: RedactingLoggerOptions): Required
           // The logger failed; what it was told is lost, the work it describes goes on.
         }
       };
-    const logger = Object.fromEntries(levels.map((level) => [level, method(level)])) as Record<
-      LogLevel,
-      Logger['warn']
-    >;
+    const bindNow = (more: Record<string, unknown>): Required<Logger> => {
+      const safe = redact.value(more) as Record<string, unknown>;
+      if (typeof target.child !== 'function') return make(target, { ...bindings, ...safe });
+      try {
+        return make(target.child(safe), bindings);
+      } catch {
+        return make(target, { ...bindings, ...safe });
+      }
+    };
     return {
-      ...logger,
+      ...levelsOf(method),
+      // Every skill run binds its flow, and most runs log nothing: the child is made on first use.
       child(more) {
-        const safe = redact.value(more) as Record<string, unknown>;
-        if (typeof target.child !== 'function') return make(target, { ...bindings, ...safe });
-        try {
-          return make(target.child(safe), bindings);
-        } catch {
-          return make(target, { ...bindings, ...safe });
-        }
+        let bound: Required<Logger> | undefined;
+        const resolve = () => {
+          bound ??= bindNow(more);
+          return bound;
+        };
+        return {
+          ...levelsOf((level) => (first: object | string, message?: string) => {
+            if (typeof first === 'string') resolve()[level](first);
+            else resolve()[level](first, message);
+          }),
+          child: (further) => resolve().child(further),
+        };
       },
     };
   };
   return make(options.logger, {});
+}
+
+/** The four level methods, each made by `method`. */
+function levelsOf(
+  method: (level: LogLevel) => (first: object | string, message?: string) => void,
+): Pick<Logger, LogLevel> {
+  return { debug: method('debug'), info: method('info'), warn: method('warn'), error: method('error') };
 }
 
 /** A logger's records carry `bindings` from here on: its `child` when it has one. */
