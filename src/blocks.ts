@@ -408,8 +408,10 @@ export {
   toolDefaults,
 } from './tool/index.js';
 
-// Clocks and ids, for deterministic runs (tests, replays).
+// Clocks, ids and the jittered retry wait, for deterministic runs (tests, replays).
 export {
+  type BackoffDelayOptions,
+  backoffDelayMs,
   createSequentialIdGenerator,
   randomIdGenerator,
   type StopSource,

@@ -82,8 +82,11 @@ export {
 export type { SkillLoopLimits } from './loop/index.js';
 export { type ModelEnvironment, type ResolvedModel, resolveModelFromEnv } from './model/index.js';
 export type { FastPathRule } from './nlu/index.js';
-// Observations.
+// Observations, and the logger the runtime writes its own warnings to.
 export {
+  type ConsoleLike,
+  type ConsoleLoggerOptions,
+  createConsoleLogger,
   isObservationOf,
   isProgress,
   type ModelPrice,
@@ -133,6 +136,9 @@ export type {
   FlowStatus,
   Intent,
   JsonSchema,
+  Logger,
+  LogLevel,
+  LogMethod,
   Observation,
   ObservationType,
   PendingQuestion,
@@ -211,4 +217,4 @@ export {
   toolsFromAiSdk,
   toolsFromOpenAIAgents,
 } from './tool/index.js';
-export type { Clock, IdGenerator } from './util/index.js';
+export type { Clock, IdGenerator, RandomSource } from './util/index.js';

@@ -11,10 +11,20 @@ import { createFileSnapshotService, type FileSnapshotService } from '../consiste
 import { ConfigurationError } from '../errors/index.js';
 import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/index.js';
 import { toRuntimeModel } from '../model/index.js';
-import { createObservationBus, type ObservationBus } from '../observe/index.js';
-import { defaultPlanOptions, type PlanOptions, planFlow, resolveExecutionConfig } from '../plan/index.js';
+import {
+  createObservationBus,
+  createRedactingLogger,
+  defaultLogger,
+  type ObservationBus,
+} from '../observe/index.js';
+import {
+  defaultPlanOptions,
+  type PlanOptions,
+  planFlow,
+  resolveExecutionConfig,
+} from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
-import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
+import { defaultBounds, type ExecutionConfig, type Logger, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
 import {
   checkAgentTools,
@@ -28,6 +38,7 @@ import type { AgentLimits } from '../turn/index.js';
 import {
   type Clock,
   type IdGenerator,
+  type RandomSource,
   randomIdGenerator,
   type StopSource,
   systemClock,
@@ -50,6 +61,10 @@ export interface AgentConfig {
   readonly store: StateStore;
   readonly clock: Clock;
   readonly ids: IdGenerator;
+  /** Draws the jitter of retry waits; `undefined` is `Math.random`. */
+  readonly random: RandomSource | undefined;
+  /** The agent's logger (the option's, else the default one) behind its redaction. */
+  readonly logger: Required<Logger>;
   readonly limits: AgentLimits;
   /** The agent's execution settings resolved over the defaults: what a turn runs with unless its thread or call says otherwise. */
   readonly execution: ExecutionConfig;
@@ -91,6 +106,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
   const ids = options.ids ?? randomIdGenerator;
   const limits = { ...defaultBounds.limits, ...options.limits };
   const redact = options.redact ?? { text: redactSecrets, value: redactValue };
+  const logger = createRedactingLogger({ logger: options.logger ?? defaultLogger, redact });
   const flows = new Map<string, FlowDefinition>(options.flows.map((f) => [f.name, toFlowDefinition(f)]));
   if (planning && !ownPlanFlow) flows.set(planFlow.name, toFlowDefinition(planFlow));
   const delegation =
@@ -117,6 +133,8 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     store,
     clock,
     ids,
+    random: options.random,
+    logger,
     limits,
     execution: resolveExecutionConfig({ agent: options.execution }),
     redact,
@@ -134,13 +152,21 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
       ? { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) }
       : undefined,
     delegation,
-    bus: createObservationBus(),
+    bus: createObservationBus({
+      onListenerError: (error, observation) =>
+        logger.warn(
+          { threadId: observation.threadId, observation: observation.type, err: error },
+          'An observation listener threw; the other listeners were still told.',
+        ),
+    }),
     owner,
-    holdLease: createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs }),
+    holdLease: createThreadLease({ store, owner, clock, ttlMs: limits.leaseTtlMs, logger }),
     files,
     liveTurns: createLiveTurns(),
     toolPipeline: {
       files,
+      logger,
+      ...(options.random ? { random: options.random } : {}),
       rateLimiter: createMemoryRateLimiter({ clock }),
       resultCache: createMemorySimulationCache({ clock }),
       simulate: createModelSimulator({

@@ -10,10 +10,17 @@ import type { FastPathRule } from '../nlu/index.js';
 import type { PriceTable, SubscribeObservations } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
 import type { WarmUpReport } from '../replay/index.js';
-import type { ExecutionOptions, FlowSpec, Intent, RollbackReport, StateStore } from '../spec/index.js';
+import type {
+  ExecutionOptions,
+  FlowSpec,
+  Intent,
+  Logger,
+  RollbackReport,
+  StateStore,
+} from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition, ToolSource } from '../tool/index.js';
 import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
-import type { Clock, IdGenerator } from '../util/index.js';
+import type { Clock, IdGenerator, RandomSource } from '../util/index.js';
 import type { TurnStreamPart } from './turn-stream-part.js';
 
 export type { ExecutionOptions } from '../spec/index.js';
@@ -66,6 +73,20 @@ export interface AgentOptions {
   toolCalling?: 'native' | 'text';
   clock?: Clock;
   ids?: IdGenerator;
+  /**
+   * Draws the jitter of every retry wait (model and tool retries, docs/decisions/0087); `Math.random`
+   * when left out. Injected as the clock is: `() => 0` gives the plain exponential waits.
+   */
+  random?: RandomSource;
+  /**
+   * Where the agent's own diagnostics go: a pino logger, `createConsoleLogger({ level })` or any object
+   * with `debug`/`info`/`warn`/`error(record, message)`. Warnings: a model call retried, a tool call
+   * timed out, a lease that could not be renewed or was lost, an observation listener that threw,
+   * background flows that could not be saved. `info`: a tool call retried. Every record carries the
+   * thread and turn (and flow, tool where known), a failure under `err`, all redacted. Default: warnings
+   * and errors to standard error, nothing else.
+   */
+  logger?: Logger;
   /** Redaction of secrets; defaults to `redactSecrets` / `redactValue`. */
   redact?: { text(text: string): string; value(value: unknown): unknown };
   /**

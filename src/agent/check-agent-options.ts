@@ -26,6 +26,8 @@ const agentOptionNames: Readonly<Record<keyof AgentOptions, true>> = {
   toolCalling: true,
   clock: true,
   ids: true,
+  random: true,
+  logger: true,
   redact: true,
   limits: true,
   toolPipeline: true,
@@ -77,6 +79,10 @@ export function assertAgentOptions(options: AgentOptions, planning: boolean): vo
     ...unknownNames(a2a?.limits, a2aLimit, 'a2a.limits.'),
     ...notCounts(a2a?.limits, a2aLimit, 'a2a.limits.'),
     ...unknownNames(options.toolPipeline, (key) => toolPipelineNames.has(key), 'toolPipeline.'),
+    ...checkLogger(options.logger),
+    ...(options.random !== undefined && typeof options.random !== 'function'
+      ? ['random must be a function returning numbers in [0, 1), as Math.random does']
+      : []),
   ];
   if (problems.length > 0)
     throw new ConfigurationError({ message: "The agent's options cannot all take effect.", problems });
@@ -116,4 +122,17 @@ function notCounts(bag: object | undefined, known: (key: string) => boolean, pre
           `${prefix}${key} must be a number ≥ 0 (got ${typeof value === 'number' ? value : JSON.stringify(value)})`,
         ],
   );
+}
+
+/** A logger that lacks one of the four levels would drop what the runtime writes at that level. */
+function checkLogger(logger: unknown): string[] {
+  if (logger === undefined) return [];
+  if (typeof logger !== 'object' || logger === null)
+    return ['logger must be an object such as pino() or createConsoleLogger()'];
+  const missing = ['debug', 'info', 'warn', 'error'].filter(
+    (level) => typeof (logger as Record<string, unknown>)[level] !== 'function',
+  );
+  return missing.length > 0
+    ? [`logger has no ${missing.join(', ')} method (pino's interface is expected)`]
+    : [];
 }

@@ -7,6 +7,7 @@
  */
 import { ThreadBusyError } from '../errors/index.js';
 import { commitTurn, createTurnRecord, loadThread } from '../turn/index.js';
+import { jitterDelayMs } from '../util/index.js';
 import type { OpenTurn } from './open-turn.js';
 
 /** How often, and how long apart, the save is tried again while another call holds the thread. */
@@ -36,8 +37,14 @@ export async function settleAfterReply(open: OpenTurn, done: Promise<void>): Pro
     } catch (error) {
       // Another process (or a rollback) holds the thread: try again shortly. Anything else leaves the
       // flows Pending on the thread, and its next turn runs them again.
-      if (!ThreadBusyError.isInstance(error) || attempt >= busyRetries) return;
-      await config.clock.sleep(busyRetryMs);
+      if (!ThreadBusyError.isInstance(error) || attempt >= busyRetries) {
+        config.logger.warn(
+          { threadId: turn.threadId, turnId: turn.turnId, err: error },
+          "The background flows' results could not be saved; the thread's next turn runs them again.",
+        );
+        return;
+      }
+      await config.clock.sleep(jitterDelayMs(busyRetryMs, config.random));
     }
   }
 }

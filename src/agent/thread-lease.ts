@@ -7,7 +7,7 @@
  * memory. The stop is a `StopSource`, not an `AbortSignal`: see docs/decisions/0037.
  */
 import { ThreadBusyError } from '../errors/index.js';
-import type { StateStore } from '../spec/index.js';
+import type { Logger, StateStore } from '../spec/index.js';
 import { type Clock, createStopController, type StopController, type StopSource } from '../util/index.js';
 
 export interface ThreadLeaseOptions {
@@ -16,13 +16,15 @@ export interface ThreadLeaseOptions {
   owner: string;
   clock: Clock;
   ttlMs: number;
+  /** Told of a renewal that failed (warn) and of a lease lost to another process (warn). */
+  logger?: Logger;
 }
 
 /** Runs `work` while holding the thread's lease; refuses with `ThreadBusyError` when another call holds it. */
 export type HoldLease = <T>(threadId: string, work: (lease: StopSource) => Promise<T>) => Promise<T>;
 
 export function createThreadLease(options: ThreadLeaseOptions): HoldLease {
-  const { store, owner, clock, ttlMs } = options;
+  const { store, owner, clock, ttlMs, logger } = options;
   /** The leases this agent holds now, each with the stop of the work that holds it. */
   const held = new Map<string, StopController>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -31,10 +33,17 @@ export function createThreadLease(options: ThreadLeaseOptions): HoldLease {
     store
       .acquireLease({ threadId, owner, ttlMs, now: clock.now() })
       .then((still) => {
-        if (!still && held.get(threadId) === lease) lease.stop(new ThreadBusyError({ threadId }));
+        if (still || held.get(threadId) !== lease) return;
+        logger?.warn({ threadId }, "The thread's lease was lost to another process; its turn stops.");
+        lease.stop(new ThreadBusyError({ threadId }));
       })
       // A store that cannot be reached now is asked again at the next beat; the lease runs out meanwhile.
-      .catch(() => undefined);
+      .catch((error: unknown) =>
+        logger?.warn(
+          { threadId, err: error },
+          "The thread's lease could not be renewed; trying again at the next beat.",
+        ),
+      );
   };
   const beat = () => {
     for (const [threadId, lease] of held) renew(threadId, lease);

@@ -3,7 +3,14 @@
  * its control state fresh or restored from a checkpoint. Options that cannot take effect are refused here.
  */
 import { ConfigurationError } from '../errors/index.js';
-import { addTaintSource, parseSkillCalls, type TaintState, taintFromTranscript } from '../tool/index.js';
+import { bindLogger } from '../observe/index.js';
+import {
+  addTaintSource,
+  parseSkillCalls,
+  type TaintState,
+  type ToolBatchContext,
+  taintFromTranscript,
+} from '../tool/index.js';
 import { randomIdGenerator } from '../util/index.js';
 import { resumedCallIdSuffix } from './internal/resumed-call-ids.js';
 import type { SkillRun, TextToolCall } from './internal/skill-run.js';
@@ -39,7 +46,7 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     tools: options.tools,
     // The caller's taint state (an agent's: the turn's), else one per run; either way a resumed run adds
     // what its restored transcript holds, so a suspension does not wash the taint out (tool/tool-batch-context.ts).
-    batch: { ...options.batch, tools: options.tools, taint: runTaint(options) },
+    batch: { ...options.batch, tools: options.tools, taint: runTaint(options), ...flowLogger(options) },
     abort: undefined,
     stepBatch: undefined,
     watch: undefined,
@@ -69,4 +76,10 @@ function runTaint(options: RunSkillLoopOptions): TaintState {
   if (!taint) return restored;
   for (const origin of restored.origins ?? []) addTaintSource(taint, origin);
   return taint;
+}
+
+/** The batch's logger with the run's flow on every record (a retry, a timed-out tool), when both are there. */
+function flowLogger(options: RunSkillLoopOptions): { logger?: ToolBatchContext['logger'] } {
+  const { logger } = options.batch;
+  return logger && options.flow !== undefined ? { logger: bindLogger(logger, { flow: options.flow }) } : {};
 }

@@ -5,6 +5,7 @@
  * honoured up to the backoff cap.
  */
 import { APICallError } from '@ai-sdk/provider';
+import { backoffDelayMs, type RandomSource } from '../util/index.js';
 import type { SkillLoopLimits } from './skill-loop-limits.js';
 
 const transientStatuses = new Set([408, 409, 425, 429]);
@@ -25,17 +26,25 @@ export function isRetryableModelError(error: unknown): boolean {
 
 /**
  * The wait before retry number `attempt` (1-based): `backoffMs` doubled per attempt, capped at
- * `maxBackoffMs`, or the provider's `Retry-After` when it asks for longer (still capped).
+ * `maxBackoffMs`, with equal jitter (`backoffDelayMs`: between half of it and all of it), or the
+ * provider's `Retry-After` when it asks for longer (still capped).
  */
 export function modelRetryDelayMs(options: {
   attempt: number;
   error: unknown;
   limits: Pick<SkillLoopLimits, 'backoffMs' | 'maxBackoffMs'>;
+  /** Draws the jitter; `Math.random` when left out. */
+  random?: RandomSource | undefined;
 }): number {
   const { attempt, limits } = options;
-  const exponential = Math.min(limits.maxBackoffMs, limits.backoffMs * 2 ** Math.max(0, attempt - 1));
+  const jittered = backoffDelayMs({
+    attempt,
+    baseMs: limits.backoffMs,
+    maxMs: limits.maxBackoffMs,
+    ...(options.random ? { random: options.random } : {}),
+  });
   const asked = retryAfterMs(options.error);
-  return asked === undefined ? exponential : Math.min(limits.maxBackoffMs, Math.max(exponential, asked));
+  return asked === undefined ? jittered : Math.min(limits.maxBackoffMs, Math.max(jittered, asked));
 }
 
 function retryAfterMs(error: unknown): number | undefined {

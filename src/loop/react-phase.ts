@@ -159,7 +159,18 @@ async function waitForTransientRetry(
     attempt: retries.transient,
     error: call.error,
     limits: run.limits,
+    random: run.batch.random,
   });
+  run.batch.logger?.warn(
+    {
+      threadId: run.batch.threadId,
+      turnId: run.batch.turnId,
+      attempt: retries.transient,
+      delayMs,
+      err: call.error,
+    },
+    'A model call failed; retrying after a wait.',
+  );
   emit(run, {
     type: 'react-retry',
     cause: 'transient',

@@ -189,15 +189,44 @@ describe('model retry policy', () => {
 
   it('backs off exponentially up to the cap and honours Retry-After', () => {
     const limits = defaultSkillLoopLimits.simple;
+    const noJitter = () => 0;
     const delays = [1, 2, 3, 6, 7].map((attempt) =>
-      modelRetryDelayMs({ attempt, error: apiError(503), limits }),
+      modelRetryDelayMs({ attempt, error: apiError(503), limits, random: noJitter }),
     );
     expect(delays).toEqual([1000, 2000, 4000, 30_000, 30_000]);
-    expect(modelRetryDelayMs({ attempt: 1, error: apiError(429, { 'retry-after': '7' }), limits })).toBe(
-      7000,
-    );
-    expect(modelRetryDelayMs({ attempt: 1, error: apiError(429, { 'retry-after': '600' }), limits })).toBe(
-      30_000,
-    );
+    const retryAfter = (seconds: string, random: () => number) =>
+      modelRetryDelayMs({ attempt: 1, error: apiError(429, { 'retry-after': seconds }), limits, random });
+    expect(retryAfter('7', noJitter)).toBe(7000);
+    expect(retryAfter('600', noJitter)).toBe(30_000);
+    // What the provider asks for is a floor that jitter never goes under.
+    expect(retryAfter('7', () => 0.99)).toBe(7000);
+  });
+
+  it('takes a random share of up to half off each wait (equal jitter), as the formula says', () => {
+    const limits = defaultSkillLoopLimits.simple;
+    const at = (attempt: number, random: () => number) =>
+      modelRetryDelayMs({ attempt, error: apiError(503), limits, random });
+    // wait = capped − ⌊capped / 2 × random⌋, capped = min(30 s, 1 s × 2^(attempt − 1))
+    expect([1, 2, 3, 6].map((attempt) => at(attempt, () => 0.5))).toEqual([750, 1_500, 3_000, 22_500]);
+    expect(at(3, () => 0.999)).toBe(4_000 - Math.floor(2_000 * 0.999));
+    expect(at(3, () => 0.25)).toBe(3_500);
+  });
+
+  it('gives two retries of the same failure at the same attempt different waits, all within the bounds', () => {
+    const limits = defaultSkillLoopLimits.simple;
+    for (const [attempt, capped] of [
+      [1, 1_000],
+      [3, 4_000],
+      [8, 30_000],
+    ] as const) {
+      const waits = Array.from({ length: 20 }, () =>
+        modelRetryDelayMs({ attempt, error: apiError(503), limits }),
+      );
+      expect(new Set(waits).size).toBeGreaterThan(1);
+      for (const wait of waits) {
+        expect(wait).toBeGreaterThan(capped / 2);
+        expect(wait).toBeLessThanOrEqual(capped);
+      }
+    }
   });
 });

@@ -1,4 +1,16 @@
 export {
+  type ConsoleLike,
+  type ConsoleLoggerOptions,
+  createConsoleLogger,
+  defaultLogger,
+} from './create-console-logger.js';
+export { createErrorReceiver, type ErrorReceiverOptions } from './create-error-receiver.js';
+export {
+  bindLogger,
+  createRedactingLogger,
+  type RedactingLoggerOptions,
+} from './create-redacting-logger.js';
+export {
   createTurnTelemetry,
   type InstrumentableTool,
   type TelemetryScope,

@@ -40,7 +40,7 @@ interface Entry {
 }
 
 export function createObservationBus(
-  options: { onListenerError?: (error: unknown) => void } = {},
+  options: { onListenerError?: (error: unknown, observation: Observation) => void } = {},
 ): ObservationBus {
   const entries = new Set<Entry>();
   return {
@@ -53,7 +53,7 @@ export function createObservationBus(
           try {
             entry.listener(observation);
           } catch (error) {
-            options.onListenerError?.(error);
+            options.onListenerError?.(error, observation);
           }
         }
       }

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { createErrorReceiver } from '../observe/index.js';
 import { randomIdGenerator, systemClock } from '../util/index.js';
 import { createTokenAuth } from './auth/create-token-auth.js';
 import { createOpenApiDocument } from './openapi-document.js';
@@ -75,7 +76,11 @@ export function createServer(options: ServerOptions): FlowstackServer {
     maxBodyBytes: options.maxBodyBytes ?? defaultMaxBodyBytes,
     ids: options.ids ?? randomIdGenerator,
     clock,
-    onError: options.onError ?? ((error) => console.error('flowstack server:', error)),
+    onError: createErrorReceiver({
+      onError: options.onError,
+      logger: options.logger,
+      message: 'The server failed to answer a request (500).',
+    }),
     shutdown: shutdown.signal,
   };
   const stopNotingProgress = options.agent.subscribe((o) => runner.noteProgress(o), { progress: true });

@@ -6,6 +6,7 @@ import type { Agent, ResumeOptions, RollbackOptions, SendOptions, TurnResult } f
 export type { ResumeOptions, RollbackOptions };
 
 import type { SubscribeObservations } from '../observe/index.js';
+import type { Logger } from '../spec/index.js';
 import type { Clock, IdGenerator } from '../util/index.js';
 import type { Authenticate } from './auth/create-token-auth.js';
 import type { TokenTable } from './auth/parse-token-list.js';
@@ -70,8 +71,17 @@ export interface ServerOptions {
   heartbeatMs?: number;
   clock?: Clock;
   ids?: IdGenerator;
-  /** Receives internal errors (500s), whose details are not sent to clients. Defaults to console.error. */
+  /**
+   * Receives internal errors (500s), whose details are not sent to clients. Without it they go to
+   * `logger` (as `error`, redacted).
+   */
   onError?: (error: unknown) => void;
+  /**
+   * Where the server's own diagnostics go (`Logger`, pino's interface): internal errors as `error`.
+   * Default: warnings and errors to standard error. With `onError` too,
+   * both are told.
+   */
+  logger?: Logger;
 }
 
 /** What the server needs of a cross-process fan-out of observations. */

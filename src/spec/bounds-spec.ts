@@ -63,7 +63,10 @@ export interface SkillLoopLimits {
   enforcementRetries: number;
   /** Retries of a model call that failed with a rate limit, timeout or server error. */
   modelRetries: number;
-  /** First backoff before a model retry; doubles each time up to `maxBackoffMs`. */
+  /**
+   * First backoff before a model retry; doubles each time up to `maxBackoffMs`. Each wait is jittered:
+   * a random share of up to half of it is taken off (`backoffDelayMs`), so it lies in (wait / 2, wait].
+   */
   backoffMs: number;
   maxBackoffMs: number;
   /** Output token limit of a model call; a truncated answer is retried with twice as many. */

@@ -5,6 +5,7 @@ export type * from './file-snapshot-spec.js';
 export type * from './flow-spec.js';
 export type * from './hitl-spec.js';
 export type * from './json-schema.js';
+export type * from './logger.js';
 export type * from './observation.js';
 export type * from './plan-spec.js';
 export type * from './rate-limiter.js';

@@ -10,6 +10,7 @@ import type { SecretSealer } from '../redact/index.js';
 import type {
   ApprovalLookup,
   CapabilityLevel,
+  Logger,
   RateLimiter,
   RateLimitSpec,
   SimulationCache,
@@ -18,7 +19,7 @@ import type {
   ToolCallResult,
   ToolSpec,
 } from '../spec/index.js';
-import type { Clock } from '../util/index.js';
+import type { Clock, RandomSource } from '../util/index.js';
 import type { ToolSet } from './tool-definition.js';
 
 /** Removes secrets from text and from values (DESIGN.md invariant 8). */
@@ -167,6 +168,13 @@ export interface ToolBatchContext {
    */
   runScope?: object;
   retry?: { baseDelayMs?: number; maxDelayMs?: number };
+  /** Draws the jitter of retry waits (`Math.random` when left out); injected as the clock is. */
+  random?: RandomSource;
+  /**
+   * Where the pipeline's warnings go (a tool that timed out) and its retries as `info`; records carry
+   * the thread, turn, tool and call. Nothing is logged without it. The agent gives its own, redacted.
+   */
+  logger?: Logger;
   /**
    * What people already answered in this run (DESIGN.md invariant 6): a blocking tool called again gets
    * the answer it got, an approved or refused call repeated with the same arguments gets its settled

@@ -13,7 +13,7 @@ export const toolDefaults = {
   maxTimeoutMs: 2 ** 31 - 1,
   /** Attempts after the first for idempotent tools: 3 attempts in all. */
   maxRetries: 2,
-  /** Exponential backoff between attempts: 1 s, 2 s, 4 s … at most 30 s. */
+  /** Exponential backoff between attempts: 1 s, 2 s, 4 s … at most 30 s, each with equal jitter (half to all of it). */
   retryBaseDelayMs: 1_000,
   retryMaxDelayMs: 30_000,
   capability: 'safe' as CapabilityLevel,

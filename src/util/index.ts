@@ -1,3 +1,10 @@
+export {
+  type BackoffDelayOptions,
+  backoffDelayMs,
+  jitterDelayMs,
+  type RandomSource,
+  systemRandom,
+} from './backoff-delay.js';
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';

@@ -7,6 +7,8 @@
 import { hostname } from 'node:os';
 import type { Job, Queue, Worker } from 'bullmq';
 import { FlowstackError, ThreadBusyError } from '../../errors/index.js';
+import { createErrorReceiver } from '../../observe/index.js';
+import type { Logger } from '../../spec/index.js';
 import { type Clock, systemClock } from '../../util/index.js';
 import { addTurnJob } from './internal/add-turn-job.js';
 import type { ImportQueueDrivers } from './internal/load-bullmq.js';
@@ -70,8 +72,13 @@ export interface TurnWorkerOptions<Result> extends TurnQueueConnection {
   clock?: Clock;
   /** Tests only: how the drivers are imported. */
   importDrivers?: ImportQueueDrivers;
-  /** Told about turns that failed for good and about infrastructure errors. Default: nothing. */
+  /** Told about turns that failed for good and about infrastructure errors. Default: `logger`. */
   onError?: (error: unknown, job?: { id?: string | undefined; name: string }) => void;
+  /**
+   * Where those errors go when there is no `onError` (both are told when both are given), as `error`
+   * with the job's id and name, redacted. Default: standard error.
+   */
+  logger?: Logger;
 }
 
 export interface TurnWorker {
@@ -103,7 +110,12 @@ export function createTurnWorker<Result>(options: TurnWorkerOptions<Result>): Tu
   const busyRetryMs = options.busyRetryMs ?? 1_000;
   const orphanAfterMs = options.orphanAfterMs ?? 60_000;
   const lockDuration = options.lockDurationMs ?? 30_000;
-  const onError = options.onError ?? (() => undefined);
+  const onError = createErrorReceiver<[job?: { id?: string | undefined; name: string }]>({
+    onError: options.onError,
+    logger: options.logger,
+    message: 'A turn failed for good, or the queue failed.',
+    fields: (job) => (job ? { jobId: job.id, job: job.name } : {}),
+  });
   let started: Promise<{ open: OpenQueue; queue: Queue; worker: Worker }> | undefined;
 
   async function start() {

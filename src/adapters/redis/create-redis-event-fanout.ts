@@ -6,8 +6,12 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Redis } from 'ioredis';
-import { createObservationBus, type SubscribeObservations } from '../../observe/index.js';
-import type { Observation, StateStore } from '../../spec/index.js';
+import {
+  createErrorReceiver,
+  createObservationBus,
+  type SubscribeObservations,
+} from '../../observe/index.js';
+import type { Logger, Observation, StateStore } from '../../spec/index.js';
 import { createRedisConnection, type RedisConnectionOptions } from './internal/create-redis-connection.js';
 import { decodeFanoutMessage, encodeFanoutMessage } from './internal/fanout-message.js';
 import { newestObservation } from './internal/newest-observation.js';
@@ -24,8 +28,13 @@ export interface RedisEventFanoutOptions extends RedisConnectionOptions {
    * thread's next event (or the server's `pollIntervalMs`).
    */
   store?: Pick<StateStore, 'readObservations'>;
-  /** Receives failed relayed publishes, unreadable messages and failed catch-up reads. Default: console.error. */
+  /** Receives failed relayed publishes, unreadable messages and failed catch-up reads. Default: `logger`. */
   onError?: (error: unknown) => void;
+  /**
+   * Where those errors go when there is no `onError` (both are told when both are given), as `error`,
+   * redacted. Default: standard error.
+   */
+  logger?: Logger;
 }
 
 /** Which observations {@link RedisEventFanout.relay} passes on. */
@@ -77,7 +86,11 @@ export function createRedisEventFanout(options: RedisEventFanoutOptions = {}): R
   const connection = createRedisConnection(options);
   const channel = `${options.prefix ?? 'flowstack'}:events`;
   const origin = randomBytes(8).toString('hex');
-  const onError = options.onError ?? ((error: unknown) => console.error('flowstack redis fan-out:', error));
+  const onError = createErrorReceiver({
+    onError: options.onError,
+    logger: options.logger,
+    message: 'The Redis event fan-out failed to relay or read an event.',
+  });
   const bus = createObservationBus({ onListenerError: onError });
   /** Threads listened to here, with how many listeners and the newest id delivered. */
   const threads = new Map<string, { listeners: number; seen: number }>();

@@ -2,7 +2,7 @@ import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type Database from 'better-sqlite3';
 import { ConfigurationError } from '../../errors/index.js';
-import { requireOptionalPeer } from '../../util/index.js';
+import { jitterDelayMs, requireOptionalPeer } from '../../util/index.js';
 import { StoreError } from '../store-error.js';
 import {
   createA2ATasksTable,
@@ -92,7 +92,8 @@ function retryWhileLocked<T>(step: () => T, deadline: number): T {
       const code = (error as { code?: unknown }).code;
       if (typeof code !== 'string' || !lockedCodes.has(code) || Date.now() >= deadline) throw error;
       // Opening is synchronous (better-sqlite3), so the pause is too; it happens only at startup.
-      Atomics.wait(pauseCell, 0, 0, pause);
+      // Jittered, so that processes opening one file together do not retry in step.
+      Atomics.wait(pauseCell, 0, 0, jitterDelayMs(pause));
     }
   }
 }

@@ -45,6 +45,17 @@ export async function executeWithTimeout(state: ToolCallState): Promise<ToolCall
     case 'failed':
       return thrownResult(state, outcome.error);
     case 'deadline':
+      batch.logger?.warn(
+        {
+          threadId: batch.threadId,
+          turnId: batch.turnId,
+          tool: tool.name,
+          callId: state.request.callId,
+          attempt: state.attempts,
+          timeoutMs: tool.timeoutMs,
+        },
+        'A tool call timed out.',
+      );
       return errorResult(
         state,
         'timeout',

@@ -44,6 +44,30 @@ describe('retry stage (through executeToolBatch)', () => {
     expect(context.clock.sleeps.filter((ms) => ms !== tool.timeoutMs)).toEqual([1_000, 2_000]);
   });
 
+  it('jitters each wait by the injected random source: capped − ⌊capped / 2 × random⌋', async () => {
+    const { tool } = flaky({ idempotent: true, failures: 2 });
+    const context = createTestContext([tool], { random: () => 0.5 });
+    await context.clock.runUntil(executeToolBatch([call('flaky')], context));
+    expect(context.clock.sleeps.filter((ms) => ms !== tool.timeoutMs)).toEqual([750, 1_500]);
+  });
+
+  it('waits differently for retries of the same failure with the default (real) random source, within the bounds', async () => {
+    const waits: number[] = [];
+    for (let run = 0; run < 8; run++) {
+      const { tool } = flaky({ idempotent: true, failures: 1 });
+      // Without the fixture's fixed source: the batch draws from Math.random, as in production.
+      const { random: _fixed, ...context } = createTestContext([tool]);
+      await context.clock.runUntil(executeToolBatch([call('flaky')], context));
+      waits.push(...context.clock.sleeps.filter((ms) => ms !== tool.timeoutMs));
+    }
+    expect(waits).toHaveLength(8);
+    expect(new Set(waits).size).toBeGreaterThan(1);
+    for (const wait of waits) {
+      expect(wait).toBeGreaterThan(500);
+      expect(wait).toBeLessThanOrEqual(1_000);
+    }
+  });
+
   it('makes exactly the configured number of attempts, then reports how many', async () => {
     const { tool, keys } = flaky({ idempotent: true, failures: 99, maxRetries: 4 });
     const context = createTestContext([tool], { retry: { baseDelayMs: 10_000, maxDelayMs: 30_000 } });

@@ -43,7 +43,9 @@ export async function addTurnJob(options: {
   await queue.add('turn', data, {
     jobId,
     attempts: options.attempts,
-    backoff: { type: 'exponential', delay: 1_000 },
+    // BullMQ's own jitter: 0.5 takes a random share of up to half off each wait, the equal jitter of
+    // every other backoff of flowstack (docs/decisions/0087-logger-and-jittered-backoff.md).
+    backoff: { type: 'exponential', delay: 1_000, jitter: 0.5 },
     // Results stay readable for a while (a client that reconnects), then go.
     removeOnComplete: { age: 3_600, count: 10_000 },
     removeOnFail: { age: 24 * 3_600 },

@@ -4,6 +4,7 @@
  * `QueueUnavailableError` instead of hanging on BullMQ's reconnect loop.
  */
 import type { Redis } from 'ioredis';
+import { jitterDelayMs } from '../../../util/index.js';
 import { QueueUnavailableError } from '../queue-unavailable-error.js';
 import type { TurnQueueConnection } from '../turn-job.js';
 import { describeServiceUrl } from './describe-service-url.js';
@@ -30,7 +31,7 @@ export async function openQueue(
     maxRetriesPerRequest: 3,
     connectTimeout: 5_000,
     // Give up connecting at start-up; once connected, reconnect as ioredis does.
-    retryStrategy: (times) => (times > 3 ? null : Math.min(times * 200, 1_000)),
+    retryStrategy: (times) => (times > 3 ? null : jitterDelayMs(Math.min(times * 200, 1_000))),
   });
   redis.on('error', () => undefined);
   try {

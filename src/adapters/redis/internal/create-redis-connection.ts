@@ -1,5 +1,6 @@
 import type { Redis, RedisOptions } from 'ioredis';
 import { FlowstackError } from '../../../errors/index.js';
+import { jitterDelayMs } from '../../../util/index.js';
 import { RedisUnavailableError } from '../redis-unavailable-error.js';
 import { describeRedisAddress } from './describe-redis-address.js';
 import { loadIoredis } from './load-ioredis.js';
@@ -39,7 +40,8 @@ export const ownClientOptions: RedisOptions = {
   lazyConnect: true,
   // A command sent while the connection is down fails at the next failed reconnect instead of waiting.
   maxRetriesPerRequest: 0,
-  retryStrategy: (attempt: number) => Math.min(attempt * 100, 2_000),
+  // Jittered, so that the processes a Redis restart cut off do not all come back at the same moment.
+  retryStrategy: (attempt: number) => jitterDelayMs(Math.min(attempt * 100, 2_000)),
 };
 
 export function createRedisConnection(options: RedisConnectionOptions): RedisConnection {
