@@ -17,12 +17,7 @@ import {
   defaultLogger,
   type ObservationBus,
 } from '../observe/index.js';
-import {
-  defaultPlanOptions,
-  type PlanOptions,
-  planFlow,
-  resolveExecutionConfig,
-} from '../plan/index.js';
+import { defaultPlanOptions, type PlanOptions, planFlow, resolveExecutionConfig } from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type Logger, type StateStore } from '../spec/index.js';
 import { createSqliteStore } from '../store/index.js';
