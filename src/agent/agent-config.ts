@@ -20,7 +20,7 @@ import {
 import { defaultPlanOptions, type PlanOptions, planFlow, resolveExecutionConfig } from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type Logger, type StateStore } from '../spec/index.js';
-import { createSqliteStore } from '../store/index.js';
+import { createSqliteStore, resolveSecretSealer } from '../store/index.js';
 import {
   checkAgentTools,
   createMemoryRateLimiter,
@@ -30,6 +30,7 @@ import {
   type ToolSet,
 } from '../tool/index.js';
 import type { AgentLimits } from '../turn/index.js';
+import { createLiveTurns, createThreadLease, type LiveTurns } from '../turn/index.js';
 import {
   type Clock,
   type IdGenerator,
@@ -41,9 +42,6 @@ import {
 import { createAgentToolSets } from './agent-tool-sets.js';
 import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
-import { createLiveTurns, type LiveTurns } from './live-turns.js';
-import { resolveSecretSealer } from './resolve-secret-sealer.js';
-import { createThreadLease } from './thread-lease.js';
 
 const defaultPersona =
   'You are a careful assistant. Use the tools you are given; never invent their results.';

@@ -19,9 +19,8 @@ import type {
   StateStore,
 } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition, ToolSource } from '../tool/index.js';
-import type { AgentLimits, ThreadView, TurnResult } from '../turn/index.js';
+import type { AgentLimits, ThreadView, TurnResult, TurnStreamPart } from '../turn/index.js';
 import type { Clock, IdGenerator, RandomSource } from '../util/index.js';
-import type { TurnStreamPart } from './turn-stream-part.js';
 
 export type { ExecutionOptions } from '../spec/index.js';
 export type {
@@ -31,8 +30,8 @@ export type {
   ThreadView,
   TurnResult,
   TurnStatus,
+  TurnStreamPart,
 } from '../turn/index.js';
-export type { TurnStreamPart } from './turn-stream-part.js';
 
 export interface AgentOptions {
   /**

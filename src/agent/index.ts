@@ -1,4 +1,5 @@
 export type { AgentFileOptions, RollbackOptions } from '../consistency/index.js';
+export { closingParts, toTurnStreamPart } from '../turn/index.js';
 export type {
   Agent,
   AgentLimits,
@@ -19,4 +20,3 @@ export type {
 } from './agent-types.js';
 export { createAgent } from './create-agent.js';
 export { defaultAgentLimits, defaultBounds } from './default-limits.js';
-export { closingParts, toTurnStreamPart } from './turn-stream-part.js';

@@ -21,9 +21,12 @@ import {
 } from '../replay/index.js';
 import type { ExecutionConfig, ExecutionOptions } from '../spec/index.js';
 import { createFreshJournal } from '../tool/index.js';
+import type { LiveTurn } from '../turn/index.js';
 import {
   commitTurn,
+  createLiveTextRelay,
   createTurnRecord,
+  type LiveTextRelay,
   type LoadedThread,
   openThreadTaint,
   type RunFlowsOptions,
@@ -34,8 +37,6 @@ import {
 import type { StopSource } from '../util/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
-import type { LiveTurn } from './live-turns.js';
-import { createLiveTextRelay, type LiveTextRelay } from './relay-live-text.js';
 
 /**
  * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells

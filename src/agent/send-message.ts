@@ -14,11 +14,10 @@ import {
   interruptedTurnOf,
   repeatedResult,
 } from '../replay/index.js';
-import { type LoadedThread, loadOrCreateThread, type TurnResult } from '../turn/index.js';
+import { type LoadedThread, loadOrCreateThread, runLiveTurn, type TurnResult } from '../turn/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
 import { assertSendExecution } from './check-agent-options.js';
-import { runLiveTurn } from './live-turns.js';
 import type { LeasedSend } from './open-turn.js';
 import { runTurn } from './run-turn.js';
 

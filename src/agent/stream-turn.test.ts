@@ -6,10 +6,10 @@ import type { Observation } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
+import type { TurnStreamPart } from '../turn/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
 import { type ChunkedStreamOptions, createChunkedStreamModel } from './fixtures/chunked-stream-model.js';
-import type { TurnStreamPart } from './turn-stream-part.js';
 
 const weatherFlow = defineFlow({
   name: 'get_weather',

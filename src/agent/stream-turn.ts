@@ -6,10 +6,10 @@
  * settled, so the thread is free again (docs/decisions/0060).
  */
 import type { TurnResult } from '../turn/index.js';
+import { closingParts, type TurnStreamPart, toTurnStreamPart } from '../turn/index.js';
 import type { AgentConfig } from './agent-config.js';
 import type { SendOptions } from './agent-types.js';
 import { sendMessage } from './send-message.js';
-import { closingParts, type TurnStreamPart, toTurnStreamPart } from './turn-stream-part.js';
 
 type Settled = { ok: true; result: TurnResult } | { ok: false; error: unknown };
 

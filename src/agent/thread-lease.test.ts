@@ -5,9 +5,9 @@ import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
+import { createThreadLease } from '../turn/index.js';
 import type { Clock } from '../util/index.js';
 import { createAgent } from './create-agent.js';
-import { createThreadLease } from './thread-lease.js';
 
 const ttlMs = 3_000;
 

@@ -7,7 +7,7 @@
  * turn waits for.
  * docs/decisions/0070-a-stop-reaches-the-running-turn.md.
  */
-import type { TurnResult } from '../turn/index.js';
+import type { TurnResult } from './turn-types.js';
 
 /** The running turn's side: whether a stop was asked, and how it ended. */
 export interface LiveTurn {

@@ -5,7 +5,7 @@
  */
 import type { ObservationOf } from '../observe/index.js';
 import type { Observation, PendingQuestion } from '../spec/index.js';
-import type { SuspensionView, TurnResult } from '../turn/index.js';
+import type { SuspensionView, TurnResult } from './turn-types.js';
 
 export type TurnStreamPart =
   /** A piece of the reply as the model writes it, redacted. Concatenated, one `id`'s pieces are its answer. */
