@@ -7,4 +7,5 @@ export {
   describeReply,
   describeResult,
 } from './display-frame.js';
+export { describeRefusals, type Refusal } from './describe-refusals.js';
 export { readTablePage, type StoredTable, type TablePage } from './read-table-page.js';
