@@ -28,6 +28,8 @@ export function describeRefusals(
   });
   const distinct = [...new Set(named)];
   const listed =
-    distinct.length <= 1 ? (distinct[0] ?? 'that') : `${distinct.slice(0, -1).join(', ')} or ${distinct.at(-1)}`;
+    distinct.length <= 1
+      ? (distinct[0] ?? 'that')
+      : `${distinct.slice(0, -1).join(', ')} or ${distinct.at(-1)}`;
   return `OK, I did not go ahead with ${listed}.`;
 }

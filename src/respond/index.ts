@@ -1,4 +1,5 @@
 export { type ComposedReply, composeReply, type ReplyPart } from './compose-reply.js';
+export { describeRefusals, type Refusal } from './describe-refusals.js';
 export {
   type CreatedFrame,
   createDisplayFrame,
@@ -7,5 +8,4 @@ export {
   describeReply,
   describeResult,
 } from './display-frame.js';
-export { describeRefusals, type Refusal } from './describe-refusals.js';
 export { readTablePage, type StoredTable, type TablePage } from './read-table-page.js';

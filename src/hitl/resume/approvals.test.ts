@@ -178,7 +178,9 @@ describe('approvals (DESIGN.md invariant 7)', () => {
     expect(done).toEqual([]);
     // The model read the refusal (its message says so); the user reads the decision.
     expect(JSON.stringify(model.calls.at(-1)?.prompt)).toContain('refused this call: Eve is not a supplier');
-    expect(after.reply).toBe('OK, I did not go ahead with "Transfers money to a person" (Eve is not a supplier).');
+    expect(after.reply).toBe(
+      'OK, I did not go ahead with "Transfers money to a person" (Eve is not a supplier).',
+    );
     expect(after.status).toBe('completed');
     expect(after.suspensions).toBeUndefined();
   });

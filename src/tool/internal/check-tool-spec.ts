@@ -25,7 +25,9 @@ export function checkToolSpec(spec: ToolSpec): string[] {
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push('description must be a non-empty string');
   if (spec.title !== undefined && !isTitle(spec.title))
-    problems.push(`title must be one line of 1-${maxTitleChars} characters (a short action: "Book a flight")`);
+    problems.push(
+      `title must be one line of 1-${maxTitleChars} characters (a short action: "Book a flight")`,
+    );
   if (!isIntegerIn(spec.timeoutMs, 1, toolDefaults.maxTimeoutMs))
     problems.push(
       `timeoutMs must be an integer in 1..${toolDefaults.maxTimeoutMs} (got ${String(spec.timeoutMs)})`,
