@@ -5,7 +5,7 @@
  */
 import type { FeedbackSchema, SuspensionKind, SuspensionRecord, ToolCallResult } from '../spec/index.js';
 import { approvalFeedback, outcomeFeedback, rollbackFeedback } from './decision-feedback.js';
-import { type DescribedTool, describeCall, wordsOfTool } from './describe-call.js';
+import { type CallWords, type DescribedTool, describeCall, wordsOfTool } from './describe-call.js';
 
 export interface CreateSuspensionOptions {
   id: string;
@@ -27,6 +27,7 @@ export function createSuspension(
   options: CreateSuspensionOptions,
 ): SuspensionRecord {
   const kind = kindOf(result.kind);
+  const words = wordsOfTool(result.toolName, options.tool);
   const record: SuspensionRecord = {
     specVersion: 1,
     id: options.id,
@@ -37,10 +38,18 @@ export function createSuspension(
     toolName: result.toolName,
     idempotencyKey: result.idempotencyKey,
     argsHash: result.argsHash,
-    prompt: promptOf(kind, result, options),
+    prompt: promptOf(kind, result, { words, input: options.input }),
     feedback: feedbackOf(kind, result.feedback),
     createdAt: options.now,
   };
+  if (kind === 'approval' && words.title !== undefined)
+    record.callWords = {
+      title: words.title,
+      arguments: words.argumentOrder.map((name) => {
+        const title = words.argumentTitles[name];
+        return title === undefined ? { name } : { name, title };
+      }),
+    };
   if (options.input !== undefined) record.input = options.input;
   if (kind === 'rollback' && result.fileSnapshotId !== undefined)
     record.fileSnapshotId = result.fileSnapshotId;
@@ -62,12 +71,11 @@ function feedbackOf(kind: SuspensionKind, own: FeedbackSchema | undefined): Feed
 function promptOf(
   kind: SuspensionKind,
   result: { toolName: string; reason: string },
-  options: CreateSuspensionOptions,
+  { words, input }: { words: CallWords; input: unknown },
 ): string {
   if (kind === 'approval') {
-    const words = wordsOfTool(result.toolName, options.tool);
     // A tool shown by its name is asked about in the runtime's words; a titled one reads as the action.
-    const call = describeCall(words, options.input);
+    const call = describeCall(words, input);
     return `${words.title === undefined ? `Allow the call to ${call}` : call}? ${result.reason}`;
   }
   if (kind === 'outcome_unknown')
