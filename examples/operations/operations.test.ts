@@ -38,11 +38,12 @@ describe('the operations example on the official MCP filesystem server (stdio)',
     expect(readFileSync(config, 'utf8')).toBe(workspaceFiles['config/service.yaml']);
 
     // The yes covered the values shown; the edit carries text the user has not seen, so it is shown
-    // as a call of its own (ADR 0056) and runs only on a second yes.
+    // as a call of its own (ADR 0056) and runs only on a second yes. The server is trusted, so the call
+    // is named by its title (ADR 0088).
     const edit = await send('yes');
     expect(edit.status).toBe('suspended');
     expect(edit.reply).toContain(
-      'Allow the call to fs_edit_file (path: "config/service.yaml", edits: [{"oldText":"log_level: info","newText":"log_level: debug"}])',
+      'Edit File (path: "config/service.yaml", edits: [{"oldText":"log_level: info","newText":"log_level: debug"}])?',
     );
     expect(readFileSync(config, 'utf8')).toBe(workspaceFiles['config/service.yaml']);
     const done = await send('yes');

@@ -55,17 +55,8 @@ function runSkill(options: LanguageModelV3CallOptions): ScriptStepOutput {
   if (last?.role === 'tool') {
     const part = last.content[0];
     if (part?.type !== 'tool-result') return finish({ outcome: 'failure', message: 'No tool result.' });
-    if (part.output.type === 'error-text') {
-      // A person said no: that is their decision, and the reply says so in a word (as a model would),
-      // not as an error.
-      const refusal = /The user refused this call(?:: (.*?))?\. Do not try it again/s.exec(part.output.value);
-      if (refusal)
-        return finish({
-          outcome: 'success',
-          message: `OK, I did not book it${refusal[1] ? ` (${refusal[1]})` : ''}.`,
-        });
-      return finish({ outcome: 'failure', message: part.output.value });
-    }
+    // A failed call ends the skill; when a person said no, the runtime answers it as their decision.
+    if (part.output.type === 'error-text') return finish({ outcome: 'failure', message: part.output.value });
     const value = part.output.type === 'text' ? JSON.parse(part.output.value) : null;
     if (flow === 'search_flights') {
       const flights = (value?.flights ?? []) as Array<{ flight_id: string; price_eur: number }>;

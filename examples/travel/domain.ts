@@ -55,8 +55,16 @@ export function createBookFlightTool(
 ) {
   return defineTool({
     name: 'book_flight',
+    // What a person reads when a booking waits for their yes: "Book a flight (Flight: …, Passenger: …)?"
+    title: 'Book a flight',
     description: 'Book a seat on a flight for a passenger. Not idempotent: every call books a seat.',
-    input: z.object({ flight_id: z.string().regex(/^[A-Z0-9]{2}\d{1,4}$/), passenger: z.string().min(2) }),
+    input: z.object({
+      flight_id: z
+        .string()
+        .regex(/^[A-Z0-9]{2}\d{1,4}$/)
+        .meta({ title: 'Flight' }),
+      passenger: z.string().min(2).meta({ title: 'Passenger' }),
+    }),
     output: z.object({
       reference: z.string(),
       flight_id: z.string(),

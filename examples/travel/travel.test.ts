@@ -17,13 +17,12 @@ describe('the travel example on its scripted demo model', () => {
     expect(turns[2]?.suspensions?.map((s) => [s.kind, s.toolName, s.input])).toEqual([
       ['approval', 'book_flight', { flight_id: 'TP1351', passenger: 'Ada Lovelace' }],
     ]);
-    expect(replies[2]).toContain(
-      'Allow the call to book_flight (flight_id: "TP1351", passenger: "Ada Lovelace")?',
-    );
+    // Asked in the tool's own words, with every argument by its title.
+    expect(replies[2]).toContain('Book a flight (Flight: "TP1351", Passenger: "Ada Lovelace")?');
     expect(replies[3]).toBe('Booked TP1351 for Ada Lovelace; your reference is BK0001.');
     // The plan: find flights, then book the cheapest, which again waits for the yes.
     expect(turns[4]?.status).toBe('suspended');
-    expect(replies[4]).toContain('book_flight (flight_id: "EJ8012", passenger: "Grace Hopper")');
+    expect(replies[4]).toContain('Book a flight (Flight: "EJ8012", Passenger: "Grace Hopper")?');
     expect(replies[5]).toBe(
       'Found 2 flights to Paris on 2026-12-07; the cheapest is EJ8012 at €61. Booked EJ8012 for Grace Hopper; your reference is BK0002.',
     );
@@ -55,7 +54,8 @@ describe('the travel example on its scripted demo model', () => {
     expect(refused.status).not.toBe('suspended');
     expect(example.bookings).toEqual([]);
     // The no is answered as a decision, not as an error.
-    expect(refused.reply).toBe('OK, I did not book it.');
+    expect(refused.reply).toBe('OK, I did not go ahead with "Book a flight".');
+    expect(refused.status).toBe('completed');
     const again = await example.agent.send({ threadId: 'no-why', text: 'book TP1351 for Ada Lovelace' });
     const suspensionId = again.suspensions?.[0]?.id ?? '';
     const withReason = await example.agent.resume({
@@ -63,8 +63,9 @@ describe('the travel example on its scripted demo model', () => {
       suspensionId,
       feedback: { decision: 'reject', reason: 'too expensive' },
     });
-    expect(withReason.reply).toBe('OK, I did not book it (too expensive).');
-    expect(withReason.reply).not.toMatch(/auth_error|could not finish|Do not try/);
+    expect(withReason.reply).toBe('OK, I did not go ahead with "Book a flight" (too expensive).');
+    expect(withReason.reply).not.toMatch(/auth_error|could not finish|Do not try|book_flight/);
+    expect(withReason.status).toBe('completed');
   });
 
   it('says what it can do when nothing fits', async () => {

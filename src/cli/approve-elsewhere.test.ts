@@ -37,7 +37,9 @@ describe('flowstack approve in a new process', () => {
       await runCli(['run', 'travel', request, '--db', path, '--thread', 'trip', '--json'], asked.io),
     ).toBe(exitCodes.waiting);
     expect(JSON.parse(asked.out[0] as string)).toMatchObject({ status: 'suspended' });
-    expect(asked.out[0]).toContain('book_flight');
+    expect(JSON.parse(asked.out[0] as string).reply).toContain(
+      'Book a flight (Flight: "TP1351", Passenger: "Ada Lovelace")?',
+    );
 
     const approved = fakeIo();
     const code = await runCli(['approve', 'trip', '--db', path, '--json'], approved.io);

@@ -98,7 +98,9 @@ describe('flowstack command line', () => {
     expect(chat.out.filter((l) => l.startsWith('agent>'))).toEqual([
       'agent> On which date would you like to fly (YYYY-MM-DD)?',
       expect.stringContaining('agent> Found 2 flights to Lisbon'),
-      expect.stringContaining('agent> Waiting for you: Allow the call to book_flight (flight_id: "TP1351"'),
+      expect.stringContaining(
+        'agent> Waiting for you: Book a flight (Flight: "TP1351", Passenger: "Ada Lovelace")?',
+      ),
       'agent> Booked TP1351 for Ada Lovelace; your reference is BK0001.',
     ]);
 

@@ -5,6 +5,7 @@
  */
 import type { FeedbackSchema, SuspensionKind, SuspensionRecord, ToolCallResult } from '../spec/index.js';
 import { approvalFeedback, outcomeFeedback, rollbackFeedback } from './decision-feedback.js';
+import { type CallWords, type DescribedTool, describeCall, wordsOfTool } from './describe-call.js';
 
 export interface CreateSuspensionOptions {
   id: string;
@@ -14,8 +15,11 @@ export interface CreateSuspensionOptions {
   ttlMs?: number;
   /** The call's arguments, redacted. */
   input?: unknown;
-  /** The tool's argument names in its input schema's order: the order the approval prompt shows them in. */
-  argumentOrder?: readonly string[];
+  /**
+   * The tool the call is for: an approval prompt names the call by the tool's title and its arguments'
+   * titles, in its input schema's order (docs/decisions/0088); without it, by the names the call has.
+   */
+  tool?: DescribedTool;
 }
 
 export function createSuspension(
@@ -23,6 +27,7 @@ export function createSuspension(
   options: CreateSuspensionOptions,
 ): SuspensionRecord {
   const kind = kindOf(result.kind);
+  const words = wordsOfTool(result.toolName, options.tool);
   const record: SuspensionRecord = {
     specVersion: 1,
     id: options.id,
@@ -33,10 +38,18 @@ export function createSuspension(
     toolName: result.toolName,
     idempotencyKey: result.idempotencyKey,
     argsHash: result.argsHash,
-    prompt: promptOf(kind, result, options),
+    prompt: promptOf(kind, result, { words, input: options.input }),
     feedback: feedbackOf(kind, result.feedback),
     createdAt: options.now,
   };
+  if (kind === 'approval' && words.title !== undefined)
+    record.callWords = {
+      title: words.title,
+      arguments: words.argumentOrder.map((name) => {
+        const title = words.argumentTitles[name];
+        return title === undefined ? { name } : { name, title };
+      }),
+    };
   if (options.input !== undefined) record.input = options.input;
   if (kind === 'rollback' && result.fileSnapshotId !== undefined)
     record.fileSnapshotId = result.fileSnapshotId;
@@ -58,39 +71,14 @@ function feedbackOf(kind: SuspensionKind, own: FeedbackSchema | undefined): Feed
 function promptOf(
   kind: SuspensionKind,
   result: { toolName: string; reason: string },
-  options: CreateSuspensionOptions,
+  { words, input }: { words: CallWords; input: unknown },
 ): string {
-  if (kind === 'approval')
-    return `Allow the call to ${result.toolName}${describeArguments(options.input, options.argumentOrder)}? ${result.reason}`;
+  if (kind === 'approval') {
+    // A tool shown by its name is asked about in the runtime's words; a titled one reads as the action.
+    const call = describeCall(words, input);
+    return `${words.title === undefined ? `Allow the call to ${call}` : call}? ${result.reason}`;
+  }
   if (kind === 'outcome_unknown')
     return `The call to ${result.toolName} started before an interruption and left no result. Did it take effect? Say "it happened", "it did not happen" (it runs again) or "skip".`;
   return result.reason;
-}
-
-/**
- * The (redacted) arguments in a line a person can read before deciding: ` (to: "ana", amount: 10, memo:
- * "Rent for…the flat")`. Every argument is shown — in the order of the tool's input schema, so the model
- * cannot push `amount` or `to` out of sight behind a long `memo` — and only long values are shortened, in
- * the middle, keeping how they begin and end.
- */
-export function describeArguments(input: unknown, order: readonly string[] = []): string {
-  if (input === null || typeof input !== 'object' || Array.isArray(input)) return '';
-  const values = input as Record<string, unknown>;
-  const names = Object.keys(values);
-  const ordered = [
-    ...order.filter((name) => Object.hasOwn(values, name)),
-    ...names.filter((n) => !order.includes(n)),
-  ];
-  if (ordered.length === 0) return '';
-  const parts = ordered.map((name) => `${name}: ${abbreviate(JSON.stringify(values[name]) ?? 'null')}`);
-  return ` (${parts.join(', ')})`;
-}
-
-/** A value longer than this is shown by its beginning and its end. */
-const maxValueChars = 80;
-
-function abbreviate(text: string): string {
-  if (text.length <= maxValueChars) return text;
-  const half = Math.floor((maxValueChars - 1) / 2);
-  return `${text.slice(0, half)}…${text.slice(text.length - half)}`;
 }

@@ -9,6 +9,13 @@ export {
   outcomeFeedback,
   rollbackFeedback,
 } from './decision-feedback.js';
+export {
+  type CallWords,
+  type DescribedTool,
+  describeCall,
+  titleOf,
+  wordsOfTool,
+} from './describe-call.js';
 export { feedbackJsonSchema } from './feedback-json-schema.js';
 export {
   archiveSuspensions,

@@ -44,6 +44,12 @@ export const suspensionRecordSchema = z.strictObject({
   argsHash: z.string().optional(),
   input: z.unknown().optional(),
   prompt: z.string(),
+  callWords: z
+    .strictObject({
+      title: z.string(),
+      arguments: z.array(z.strictObject({ name: z.string(), title: z.string().optional() })),
+    })
+    .optional(),
   feedback: feedbackSchema,
   fileSnapshotId: z.string().optional(),
   createdAt: z.number(),

@@ -68,6 +68,7 @@ export {
   type TaskComplexity,
 } from './skill-loop-limits.js';
 export {
+  addFailures,
   type CompletedCall,
   closeSkillLoopState,
   createSkillLoopState,

@@ -7,9 +7,10 @@
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { classifyToolError, type ReflectDecision, worstDecision } from './classify-tool-error.js';
 import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
+import { addFailures } from './skill-loop-state.js';
 import type { ValidateResult } from './validate-phase.js';
 
-/** Completed calls and failures kept for summaries; older ones fall off. */
+/** Completed calls kept for summaries; older ones fall off. */
 const keptEntries = 20;
 const maxKeptOutputChars = 4_000;
 
@@ -61,10 +62,7 @@ export function reflectPhase(
   const decided: { callId: string; toolName: string }[] = [];
   for (const result of errors) {
     if (result.status !== 'error') continue;
-    state.failures = [
-      ...state.failures,
-      { toolName: result.toolName, category: result.error.category, message: result.error.message },
-    ].slice(-keptEntries);
+    state.failures = addFailures(state.failures, [result]);
     decided.push({ callId: result.callId, toolName: result.toolName });
     decisions.push(
       classifyToolError({

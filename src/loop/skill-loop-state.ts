@@ -3,6 +3,7 @@
  * (a tool waiting for a human, a long task asking to go on, a user stop) can be saved and resumed.
  * The transcript itself is kept apart, in `SkillLoopResult.messages`.
  */
+import type { ToolCallResult } from '../spec/index.js';
 import { type CircuitBreakerState, createCircuitBreakerState } from './circuit-breaker.js';
 
 /** A tool call that worked, kept short for the graceful-failure summary and `partialData`. */
@@ -17,6 +18,31 @@ export interface FailedAttempt {
   toolName: string;
   category: string;
   message: string;
+  /** A person said no to the call's approval, with their reason if they gave one. */
+  refusal?: { reason?: string };
+}
+
+/** Failed calls kept for the summaries; older ones fall off. */
+const keptFailures = 20;
+
+/** The run's failures with these failed calls added (the newest kept). */
+export function addFailures(
+  failures: readonly FailedAttempt[],
+  results: readonly ToolCallResult[],
+): FailedAttempt[] {
+  const added = results.flatMap((result): FailedAttempt[] =>
+    result.status === 'error'
+      ? [
+          {
+            toolName: result.toolName,
+            category: result.error.category,
+            message: result.error.message,
+            ...(result.error.refusal ? { refusal: result.error.refusal } : {}),
+          },
+        ]
+      : [],
+  );
+  return [...failures, ...added].slice(-keptFailures);
 }
 
 export interface SkillLoopState {

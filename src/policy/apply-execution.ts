@@ -86,6 +86,8 @@ export function applyExecution(execution: FlowExecution, where: ExecutionWhere):
         category: execution.outcome.errorCategory,
         message: execution.outcome.message,
       });
+    case 'declined':
+      return applyDeclined(applied, execution, where);
     case 'uncertain':
       return add(applied, {
         type: 'recover',
@@ -125,6 +127,20 @@ function applyUserStop(
   transition(applied, { type: 'invalidate', flowId: flow.id });
   observe(applied, 'recovery', { action: 'user-stop', flow: flow.name, summary: summary.message });
   return add(applied, { type: 'reply', text: summary.message, silent: false });
+}
+
+/**
+ * The skill ended without a call a person refused (docs/decisions/0088): an item fails with the decision as
+ * its result, for the plan to go on without it; a flow replies with the decision and the turn completes.
+ */
+function applyDeclined(
+  applied: AppliedExecution,
+  execution: Extract<FlowExecution, { kind: 'declined' }>,
+  { place, flow, intent }: ExecutionWhere,
+): AppliedExecution {
+  if (place === 'item') return add(applied, { type: 'settle', status: 'failed', result: execution.text });
+  observe(applied, 'recovery', { action: 'declined', flow: flow.name, message: execution.outcome.message });
+  return add(applied, { type: 'reply', text: execution.text, silent: intent === 'internal' });
 }
 
 /** The pre-hook refused the flow: an item fails; a flow is invalidated and the turn fails, saying why. */

@@ -73,7 +73,7 @@ describe("the flow's confirmation covers only the values it showed (issue 31, it
         status: 'open',
       }),
     ]);
-    expect(after.reply).toContain('Allow the call to send_email (to: "attacker@evil.test")');
+    expect(after.reply).toContain('Sends an email (to: "attacker@evil.test")?');
     const refused = await agent.send({ threadId: 't', text: 'no, that is not ada' });
     expect(sent).toEqual([]);
     expect(refused.observations.find((o) => o.type === 'resumed')?.data.decision).toBe('reject');

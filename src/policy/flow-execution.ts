@@ -44,6 +44,15 @@ export type FlowExecution = ExecutionBase &
         frame?: CreatedFrame;
         text?: string;
       }
+    | {
+        /**
+         * The skill ended without a call a person said no to: the flow ends as they decided, and `text` says
+         * what was not done and why (docs/decisions/0088). Not a failure of the agent.
+         */
+        kind: 'declined';
+        outcome: Extract<SkillOutcome, { outcome: 'failure' }>;
+        text: string;
+      }
     | { kind: 'uncertain'; outcome: Extract<SkillOutcome, { outcome: 'uncertain' }> }
     | { kind: 'suspended'; outcome: Extract<SkillOutcome, { outcome: 'suspended' }> }
     | { kind: 'fallback'; target: FallbackTarget; outcome: SkillOutcome }

@@ -1,10 +1,11 @@
 /**
  * PEX phase 4 of `executeFlow`: result processing once the skill has run. A suspension, a fallback the
- * flow's hook chooses, an uncertain outcome or a failure ends the execution here; a success goes on to
- * completion with its processed result.
+ * flow's hook chooses, an uncertain outcome, a person's refusal the skill gave up on, or a failure ends the
+ * execution here; a success goes on to completion with its processed result.
  */
 import { transitionDialogue } from '../flow/index.js';
-import type { SkillLoopEvent } from '../loop/index.js';
+import type { FailedAttempt, SkillLoopEvent } from '../loop/index.js';
+import { describeRefusals, type Refusal } from '../respond/index.js';
 import type { SkillOutcome } from '../spec/index.js';
 import type { ExecuteFlowOptions } from './execute-flow-options.js';
 import type { ExecutionBase, FlowExecution } from './flow-execution.js';
@@ -39,6 +40,12 @@ export function processSkillOutcome(
   const target = definition.hooks.fallback?.({ flow, outcome });
   if (target) return { stop: { ...after, kind: 'fallback', target, outcome } };
   if (outcome.outcome === 'uncertain') return { stop: { ...after, kind: 'uncertain', outcome } };
+  const refusals = outcome.outcome === 'failure' ? refusalsEndingRun(loop.state.failures) : [];
+  if (outcome.outcome === 'failure' && refusals.length > 0) {
+    const text = describeRefusals(refusals, (name) => reviewed.check.tools.get(name));
+    const declined = transitionDialogue(state, { type: 'invalidate', flowId: flow.id });
+    return { stop: { ...after, state: declined, kind: 'declined', outcome, text } };
+  }
   const toolRows = lastToolRows(loop.events, definition.tools);
   const processed = processResult({
     spec: definition,
@@ -63,6 +70,24 @@ export function processSkillOutcome(
     };
   }
   return { success: { outcome, processed, after } };
+}
+
+/**
+ * The calls people said no to, when a refusal is the run's last failed call: the skill then gave up
+ * because of the person's decision, not because something broke after it.
+ */
+function refusalsEndingRun(failures: readonly FailedAttempt[]): Refusal[] {
+  if (failures.at(-1)?.refusal === undefined) return [];
+  return failures.flatMap((failure) =>
+    failure.refusal
+      ? [
+          {
+            toolName: failure.toolName,
+            ...(failure.refusal.reason !== undefined ? { reason: failure.refusal.reason } : {}),
+          },
+        ]
+      : [],
+  );
 }
 
 /** The `rows` of the last successful call of one of the flow's own tools, if it returned any. */

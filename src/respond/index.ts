@@ -1,4 +1,5 @@
 export { type ComposedReply, composeReply, type ReplyPart } from './compose-reply.js';
+export { describeRefusals, type Refusal } from './describe-refusals.js';
 export {
   type CreatedFrame,
   createDisplayFrame,

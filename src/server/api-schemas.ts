@@ -118,6 +118,17 @@ export const pendingQuestionSchema = z
   .passthrough()
   .describe('The question the next message answers.');
 
+/** An approval's call in the tool's own words (docs/decisions/0088). */
+const callWordsSchema = z
+  .object({
+    title: z.string(),
+    arguments: z.array(z.object({ name: z.string(), title: z.string().optional() })),
+  })
+  .optional()
+  .describe(
+    'An approval’s call in the tool’s own words: its title, and its arguments in schema order with their titles.',
+  );
+
 /** A question for people as a turn's result lists it (answer it at /suspensions/{id}). */
 export const turnSuspensionSchema = z
   .object({
@@ -131,6 +142,7 @@ export const turnSuspensionSchema = z
     argsHash: z.string().optional(),
     input: z.unknown().optional().describe('The call’s arguments, redacted.'),
     prompt: z.string(),
+    callWords: callWordsSchema,
     feedback: z.unknown().describe('The schema of the answer it takes.'),
     createdAt: z.number(),
     expiresAt: z.number().optional(),
@@ -211,6 +223,7 @@ export const suspensionSchema = z.object({
   toolName: z.string(),
   prompt: z.string(),
   input: z.unknown().optional().describe('The call’s arguments, redacted.'),
+  callWords: callWordsSchema,
   feedback: z.unknown().optional().describe('The feedback schema of the answer it takes.'),
   expiresAt: z.number().optional(),
 });

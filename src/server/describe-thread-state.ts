@@ -12,6 +12,8 @@ export interface SuspensionInfo {
   toolName: string;
   prompt: string;
   input?: unknown;
+  /** An approval's call in the tool's own words (`SuspensionRecord.callWords`). */
+  callWords?: unknown;
   feedback?: unknown;
   expiresAt?: number;
 }
@@ -31,6 +33,7 @@ export function describeSuspensions(thread: object, fromEvents: readonly OpenSus
       if (typeof s.id === 'string') info.suspensionId = s.id;
       if (typeof s.kind === 'string') info.kind = s.kind;
       if (s.input !== undefined) info.input = s.input;
+      if (s.callWords !== undefined) info.callWords = s.callWords;
       if (s.feedback !== undefined) info.feedback = s.feedback;
       if (typeof s.expiresAt === 'number') info.expiresAt = s.expiresAt;
       return info;

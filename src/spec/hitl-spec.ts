@@ -91,6 +91,12 @@ export interface SuspensionRecordV1 {
   input?: unknown;
   /** The question in words. */
   prompt: string;
+  /**
+   * An approval's call in the tool's own words, for a page that lays the question out: the tool's title
+   * and its arguments in the input schema's order, each with its title when it has one. Absent for a
+   * tool shown by its names, one whose words are not trusted (docs/decisions/0088).
+   */
+  callWords?: SuspensionCallWords;
   /** The answer it takes (for `approval`, `outcome_unknown` and `rollback`, their decision shapes). */
   feedback: FeedbackSchema;
   /** A file snapshot the `rollback` question is about. */
@@ -106,6 +112,12 @@ export interface SuspensionRecordV1 {
 }
 
 export type SuspensionRecord = SuspensionRecordV1;
+
+/** See `SuspensionRecordV1.callWords`. */
+export interface SuspensionCallWords {
+  title: string;
+  arguments: { name: string; title?: string }[];
+}
 
 /**
  * A skill run that waits for people: its checkpoint (messages and loop state, to go on from exactly

@@ -37,6 +37,17 @@ export interface ToolSpecV1 {
   id: string;
   name: string;
   description: string;
+  /**
+   * What a person reads for the tool when a call waits for their yes: a short action such as "Book a
+   * flight". Without it, the first sentence of `description` (docs/decisions/0088).
+   */
+  title?: string;
+  /**
+   * `true` when `description` and the titles in `inputSchema` come from a source the agent does not trust
+   * (an MCP server without `trust: 'trusted'`): an approval prompt then names the tool and its arguments as
+   * they are, so those words never stand in for what a person approves (docs/decisions/0088).
+   */
+  untrustedDescription?: boolean;
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   /** Safe to run twice with the same arguments; only idempotent tools are retried or re-run on resume. */
@@ -88,6 +99,11 @@ export interface ToolError {
   attempts?: number;
   /** A person refused the call (an approval said no): final, never escalated to a person again. */
   refusedBy?: 'person';
+  /**
+   * A person's no to the call's approval (not a call they left out after an interruption), with the reason
+   * they gave (redacted), if any: a run that ends on it is answered as their decision (docs/decisions/0088).
+   */
+  refusal?: { reason?: string };
 }
 
 /**

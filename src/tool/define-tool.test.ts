@@ -34,6 +34,7 @@ describe('defineTool', () => {
       defineTool({
         name: '1 bad',
         description: '',
+        title: 'Book a flight\nand ignore the arguments',
         input: { type: 'object', properties: { x: { type: 'strnig' } } },
         output: z.date(),
         timeoutMs: 2 ** 31,
@@ -50,6 +51,7 @@ describe('defineTool', () => {
     for (const fragment of [
       "name '1 bad'",
       'description must be a non-empty string',
+      'title must be one line of 1-80 characters',
       'timeoutMs must be an integer in 1..2147483647',
       'maxRetries must be an integer',
       "capability 'root' is unknown",

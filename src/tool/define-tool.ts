@@ -12,6 +12,12 @@ import type { ToolDefinition, ToolExecutionContext } from './tool-definition.js'
 export interface DefineToolOptions<Input, Output> {
   name: string;
   description: string;
+  /**
+   * What a person reads for the tool when a call waits for their yes, a short action: "Book a flight".
+   * Without it, the first sentence of `description`. Arguments are shown by their schema `title` (Zod:
+   * `.meta({ title: 'Flight' })`), else a short `description`, else their name.
+   */
+  title?: string;
   /** Zod, any Standard Schema that offers JSON Schema, the AI SDK's `jsonSchema(…)`, or JSON Schema. */
   input: SchemaSource<Input>;
   output?: SchemaSource<Output>;
@@ -52,6 +58,7 @@ export interface DefineToolOptions<Input, Output> {
  * @example
  * const lookup = defineTool({
  *   name: 'find_flights',
+ *   title: 'Find flights',
  *   description: 'Find flights between two airports on a date.',
  *   input: z.object({ from: z.string(), to: z.string(), date: z.string() }),
  *   idempotent: true,
@@ -81,6 +88,7 @@ export function defineTool<Input, Output>(
     parallel: options.parallel ?? true,
     execute: options.execute ?? neverRun(options.name),
   };
+  if (options.title !== undefined) tool.title = options.title;
   if (input.parse) tool.parseInput = input.parse;
   if (options.blocking) tool.blocking = options.blocking;
   if (options.touches) tool.touches = options.touches;

@@ -155,6 +155,7 @@ async function toSpec(
     maxRetries: merged.maxRetries ?? toolDefaults.maxRetries,
     parallel: merged.parallel ?? true,
   };
+  if (entry.title !== undefined) spec.title = entry.title;
   if (outputSchema !== undefined) spec.outputSchema = outputSchema;
   if (merged.rateLimit) spec.rateLimit = merged.rateLimit;
   if (merged.cacheTtlMs !== undefined) spec.cacheTtlMs = merged.cacheTtlMs;

@@ -144,15 +144,15 @@ describe.skipIf(!browserTestsRun)('the web page shows results and tells the trut
     await page.waitForSelector('.message.assistant .frame table >> text=TP1351');
   });
 
-  it('shows an approval with every argument, and a no without a reason is answered as a decision', async () => {
+  it("shows an approval in the tool's words with every argument, and a no without a reason is answered as a decision", async () => {
     const page = await openPage(await serve(travelAgent()));
     await say(page, 'book TP1351 for Ada Lovelace');
     await page.waitForSelector('#approval[open]');
-    expect(await page.textContent('#approval-title')).toBe('Approve: book flight?');
-    expect(await page.textContent('#approval-details')).toBe('flight idTP1351passengerAda Lovelace');
+    expect(await page.textContent('#approval-title')).toBe('Approve: Book a flight?');
+    expect(await page.textContent('#approval-details')).toBe('FlightTP1351PassengerAda Lovelace');
     await shoot(page, '0-approval');
     await page.click('#approval button[value="reject"]');
-    await page.waitForSelector('.message.assistant >> text=OK, I did not book it.');
+    await page.waitForSelector('.message.assistant >> text=OK, I did not go ahead with "Book a flight".');
     const conversation = await page.textContent('#messages');
     expect(conversation).not.toMatch(/auth_error|could not finish|Do not try|need approval in this run/);
     expect(await page.locator('#approval').getAttribute('open')).toBeNull();

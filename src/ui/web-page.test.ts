@@ -106,12 +106,12 @@ describe.skipIf(!browserTestsRun)('the web page in headless Chromium', () => {
     release();
 
     await page.waitForSelector('#approval[open]');
-    expect(await page.textContent('#approval-title')).toBe('Approve: book flight?');
+    expect(await page.textContent('#approval-title')).toBe('Approve: Book a flight?');
     expect(await page.textContent('#approval-prompt')).toBe(
-      'The agent wants to book flight. Check the details, then approve or reject.',
+      'The agent wants to do this: Book a flight. Check the details, then approve or reject.',
     );
-    // Every argument is shown in words, not only as JSON.
-    expect(await page.textContent('#approval-details')).toBe('flight idTP1351passengerAda Lovelace');
+    // Every argument is shown in words (the tool's titles for them), not only as JSON.
+    expect(await page.textContent('#approval-details')).toBe('FlightTP1351PassengerAda Lovelace');
     await page.waitForSelector('#plan .todo[data-status="completed"] >> text=Find flights to Lisbon');
     expect(JSON.parse(await page.inputValue('#approval-arguments'))).toEqual({
       flight_id: 'TP1351',

@@ -111,7 +111,7 @@ describe('approvals (DESIGN.md invariant 7)', () => {
       feedback: { decision: 'approve' },
     });
     expect(bobFirst.status).toBe('suspended');
-    expect(bobFirst.reply).toContain('Allow the call to transfer');
+    expect(bobFirst.reply).toContain('Transfers money to a person (to: "ana", amount: 10)?');
     expect(bobFirst.suspensions?.map((s) => s.id)).toEqual([forAna?.id]);
     expect(done).toEqual([]);
 
@@ -167,7 +167,7 @@ describe('approvals (DESIGN.md invariant 7)', () => {
         }),
       },
     ];
-    const { agent } = agentOn(join(dir, 'reject.db'), steps, done);
+    const { agent, model } = agentOn(join(dir, 'reject.db'), steps, done);
     const first = await agent.send({ threadId: 't', text: 'pay eve' });
     const question = first.suspensions?.[0];
     const after = await agent.resume({
@@ -176,7 +176,12 @@ describe('approvals (DESIGN.md invariant 7)', () => {
       feedback: { decision: 'reject', reason: 'Eve is not a supplier' },
     });
     expect(done).toEqual([]);
-    expect(after.reply).toContain('Eve was not paid: refused.');
+    // The model read the refusal (its message says so); the user reads the decision.
+    expect(JSON.stringify(model.calls.at(-1)?.prompt)).toContain('refused this call: Eve is not a supplier');
+    expect(after.reply).toBe(
+      'OK, I did not go ahead with "Transfers money to a person" (Eve is not a supplier).',
+    );
+    expect(after.status).toBe('completed');
     expect(after.suspensions).toBeUndefined();
   });
 

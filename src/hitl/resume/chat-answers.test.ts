@@ -87,8 +87,8 @@ describe('a chat approval takes only a clear yes (issue 31, item 4)', () => {
       ['drop-b', 'open'],
     ]);
     expect(after.reply).toContain('clear yes or no');
-    expect(after.reply).toContain('1. Allow the call to drop_table (table: "a")');
-    expect(after.reply).toContain('2. Allow the call to drop_table (table: "b")');
+    expect(after.reply).toContain('1. Drops a database table (table: "a")?');
+    expect(after.reply).toContain('2. Drops a database table (table: "b")?');
   });
 
   it.each(notYes)('%j does not approve a lone waiting call either', async (text) => {
@@ -98,7 +98,7 @@ describe('a chat approval takes only a clear yes (issue 31, item 4)', () => {
     const after = await agent.send({ threadId: 't', text });
     expect(dropped).toEqual([]);
     expect(after.suspensions).toEqual([expect.objectContaining({ callId: 'drop-a', status: 'open' })]);
-    expect(after.reply).toContain('Waiting for you: Allow the call to drop_table (table: "a")');
+    expect(after.reply).toContain('Waiting for you: Drops a database table (table: "a")?');
   });
 
   it('with two calls waiting, a plain yes answers none and names both; "yes to 2" and "no to 1, …" answer one each', async () => {
@@ -111,8 +111,8 @@ describe('a chat approval takes only a clear yes (issue 31, item 4)', () => {
     const plain = await agent.send({ threadId: 't', text: 'yes' });
     expect(dropped).toEqual([]);
     expect(plain.reply).toContain('a plain yes does not say which one');
-    expect(plain.reply).toContain('1. Allow the call to drop_table (table: "a")');
-    expect(plain.reply).toContain('2. Allow the call to drop_table (table: "b")');
+    expect(plain.reply).toContain('1. Drops a database table (table: "a")?');
+    expect(plain.reply).toContain('2. Drops a database table (table: "b")?');
     expect(plain.suspensions?.map((s) => s.status)).toEqual(['open', 'open']);
 
     const second = await agent.send({ threadId: 't', text: 'yes to 2' });
@@ -143,12 +143,19 @@ describe('a chat approval takes only a clear yes (issue 31, item 4)', () => {
 });
 
 describe('the approval prompt shows every argument (issue 31, item 4)', () => {
-  it('in the schema order, a long memo shortened in the middle, so amount and to stay in sight', async () => {
+  it("in the schema order and the tool's words, a long memo shortened in the middle, so amount and to stay in sight", async () => {
     const paid: unknown[] = [];
     const pay = defineTool({
       name: 'pay',
+      title: 'Pay someone',
       description: 'Pays someone.',
-      input: z.object({ to: z.string(), amount: z.number(), currency: z.string(), memo: z.string() }),
+      // Titles where the schema gives them (a title, or a short description), the name otherwise.
+      input: z.object({
+        to: z.string().meta({ title: 'Recipient' }),
+        amount: z.number().describe('Amount'),
+        currency: z.string(),
+        memo: z.string(),
+      }),
       capability: 'restricted',
       execute: (input) => {
         paid.push(input);
@@ -192,7 +199,7 @@ describe('the approval prompt shows every argument (issue 31, item 4)', () => {
     const turn = await agent.send({ threadId: 't', text: 'pay the rent' });
     const prompt = turn.suspensions?.[0]?.prompt ?? '';
     expect(prompt).toMatch(
-      /^Allow the call to pay \(to: "mallory@evil\.test", amount: 9000, currency: "EUR", memo: "Rent for March\. Nothing to see.{0,40}….{0,40}here\. Thanks!"\)\?/,
+      /^Pay someone \(Recipient: "mallory@evil\.test", Amount: 9000, currency: "EUR", memo: "Rent for March\. Nothing to see.{0,40}….{0,40}here\. Thanks!"\)\?/,
     );
     expect(prompt.length).toBeLessThan(250);
     expect(paid).toEqual([]);

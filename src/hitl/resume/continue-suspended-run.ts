@@ -16,7 +16,7 @@
  * settle-file-question).
  */
 import type { LanguageModelV3Message } from '@ai-sdk/provider';
-import { loopNote, resumeSkillLoopState, type SkillLoopState } from '../../loop/index.js';
+import { addFailures, loopNote, resumeSkillLoopState, type SkillLoopState } from '../../loop/index.js';
 import type { AnsweredCall, SuspendedRun, SuspensionRecord, ToolCallResult } from '../../spec/index.js';
 import type { AnsweredCalls, ToolBatchContext } from '../../tool/index.js';
 import { observe, record } from '../../turn/index.js';
@@ -117,7 +117,12 @@ export async function continueSuspendedRun(options: ContinueSuspendedRunOptions)
   return resumeWith(
     options,
     patched,
-    { ...state, succeededTools: [...new Set([...state.succeededTools, ...succeeded])] },
+    {
+      ...state,
+      succeededTools: [...new Set([...state.succeededTools, ...succeeded])],
+      // A refusal is how the run ends if the model finishes without the call (docs/decisions/0088).
+      failures: addFailures(state.failures, [...settled.values()]),
+    },
     answered,
   );
 }

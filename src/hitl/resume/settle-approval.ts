@@ -30,8 +30,13 @@ export async function settleApproval(
     options.parentId,
   );
   if (decision.decision === 'reject') {
-    const why = decision.reason ? `: ${options.batch.redact.text(decision.reason)}` : '';
-    const result = refused(question, `The user refused this call${why}. Do not try it again.`);
+    const reason = decision.reason ? options.batch.redact.text(decision.reason) : undefined;
+    const why = reason ? `: ${reason}` : '';
+    const result = refused(
+      question,
+      `The user refused this call${why}. Do not try it again.`,
+      reason ? { reason } : {},
+    );
     return {
       result,
       note: `The user REJECTED the call to ${toolName}${why}. Do not retry it; find another way or finish.`,

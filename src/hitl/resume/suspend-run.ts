@@ -8,7 +8,6 @@ import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import type { SkillLoopEvent, SkillLoopState } from '../../loop/index.js';
 import type { SecretSealer } from '../../redact/index.js';
 import type {
-  JsonSchema,
   JsonValue,
   SkillOutcome,
   SuspendedRun,
@@ -17,7 +16,7 @@ import type {
 } from '../../spec/index.js';
 import type { ToolSet } from '../../tool/index.js';
 import type { IdGenerator } from '../../util/index.js';
-import { continueFeedback, createSuspension, escalationFeedback } from '../index.js';
+import { continueFeedback, createSuspension, type DescribedTool, escalationFeedback } from '../index.js';
 import { sealedInputKey } from './internal/open-held-arguments.js';
 
 export interface SuspendRunOptions {
@@ -62,7 +61,7 @@ export function suspendRun(options: SuspendRunOptions): SuspendedRun {
           now: options.now,
           ...(options.approvalTtlMs !== undefined ? { ttlMs: options.approvalTtlMs } : {}),
           ...(input !== undefined ? { input: options.redact.value(input) } : {}),
-          argumentOrder: argumentOrderOf(options.tools?.get(result.toolName)?.inputSchema),
+          ...withTool(options.tools?.get(result.toolName)),
         }),
       );
     }
@@ -173,10 +172,9 @@ export function describeWaiting(run: SuspendedRun): string {
   );
 }
 
-/** The property names of a tool's input schema, in the order the schema lists them. */
-function argumentOrderOf(schema: JsonSchema | undefined): string[] {
-  const properties = (schema as { properties?: unknown } | undefined)?.properties;
-  return properties !== null && typeof properties === 'object' ? Object.keys(properties) : [];
+/** The tool a held call is for, when the run knows it: its prompt is in the tool's words. */
+function withTool(tool: DescribedTool | undefined): { tool?: DescribedTool } {
+  return tool ? { tool } : {};
 }
 
 /** What the API shows of a question (no checkpoint, nothing internal). */

@@ -535,7 +535,7 @@ describe('the plan loop', () => {
       const unclear = await agent.send({ threadId: 't1', text: 'Yes? what would it send?' });
       expect(sent).toBe(0);
       expect(unclear.reply).toMatch(
-        /^I need a clear yes or no.*Waiting for you: Allow the call to send_email/s,
+        /^I need a clear yes or no.*Waiting for you: Sends an email \(to: "ana@example\.com", body: "the page"\)\?/s,
       );
       const second = await agent.send({ threadId: 't1', text: answer });
       expect(second.reply).toBe(content);

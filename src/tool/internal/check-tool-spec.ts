@@ -24,6 +24,10 @@ export function checkToolSpec(spec: ToolSpec): string[] {
     );
   if (typeof spec.description !== 'string' || spec.description.trim() === '')
     problems.push('description must be a non-empty string');
+  if (spec.title !== undefined && !isTitle(spec.title))
+    problems.push(
+      `title must be one line of 1-${maxTitleChars} characters (a short action: "Book a flight")`,
+    );
   if (!isIntegerIn(spec.timeoutMs, 1, toolDefaults.maxTimeoutMs))
     problems.push(
       `timeoutMs must be an integer in 1..${toolDefaults.maxTimeoutMs} (got ${String(spec.timeoutMs)})`,
@@ -61,6 +65,15 @@ function checkSchema(label: string, schema: unknown): string[] {
   } catch (error) {
     return [`${label} does not compile: ${error instanceof Error ? error.message : String(error)}`];
   }
+}
+
+/** A title a person reads in an approval prompt: a short action, not a paragraph. */
+const maxTitleChars = 80;
+
+function isTitle(value: unknown): boolean {
+  return (
+    typeof value === 'string' && value.trim() !== '' && value.length <= maxTitleChars && !/[\n\r]/.test(value)
+  );
 }
 
 function isIntegerIn(value: unknown, min: number, max: number): boolean {

@@ -28,6 +28,8 @@ export const manifestEntrySchema = z.strictObject({
   id: z.string().min(1).optional(),
   name: z.string(),
   description: z.string(),
+  /** What a person reads for the tool in an approval prompt ("Book a flight"; checked by `checkToolSpec`). */
+  title: z.string().optional(),
   /** A path relative to the manifest file, or the schema inline. */
   inputSchema: schemaRef,
   outputSchema: schemaRef.optional(),

@@ -62,6 +62,8 @@ describe('mcpTools with server-everything over stdio', () => {
       expect.arrayContaining(['echo', 'get-sum', 'get-env', 'gzip-file-as-resource']),
     );
 
+    // A trusted server's words are shown to a person as the deployment's own.
+    expect(byName(source, 'echo').untrustedDescription).toBeUndefined();
     // readOnly, closed world → safe, idempotent, parallel, no approval.
     expect(byName(source, 'echo')).toMatchObject({
       capability: 'safe',
@@ -183,6 +185,9 @@ describe('mcpTools with a server not configured as trusted', () => {
       requiresApproval: true,
     };
     expect(byName(source, 'echo')).toMatchObject(worstCase);
+    // Its words do not reach an approval prompt: the tool is shown by its name (ADR 0088).
+    expect(byName(source, 'echo')).toMatchObject({ untrustedDescription: true });
+    expect(byName(source, 'echo').title).toBeUndefined();
     // An override still vouches for one tool.
     const vouched = await open({
       command: process.execPath,

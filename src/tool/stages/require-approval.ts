@@ -52,7 +52,10 @@ async function askForApproval(state: ToolCallState): Promise<ToolCallResult | un
   if (verdict === 'approved') return undefined;
   if (verdict === 'denied') {
     const refused = errorResult(state, 'auth_error', 'A human denied this call. Do not try it again.', false);
-    if (refused.status === 'error') refused.error.refusedBy = 'person';
+    if (refused.status === 'error') {
+      refused.error.refusedBy = 'person';
+      refused.error.refusal = {};
+    }
     return refused;
   }
   return approvalRequest(state, { reason, idempotencyKey, argsHash });

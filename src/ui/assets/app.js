@@ -439,7 +439,7 @@ function showSuspension(thread) {
   // for asking are its own words, not the person's.
   byId('approval-prompt').textContent =
     form.kind === 'approval'
-      ? `The agent wants to ${humanize(suspension.toolName)}. Check the details, then approve or reject.`
+      ? `The agent wants to ${suspension.callWords ? `do this: ${suspension.callWords.title}` : humanize(suspension.toolName)}. Check the details, then approve or reject.`
       : suspension.prompt;
   byId('approval-fields').replaceChildren(...form.fields);
   const canResume = thread.capabilities.resume && suspension.suspensionId !== undefined;

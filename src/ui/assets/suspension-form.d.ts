@@ -2,6 +2,7 @@ export interface SuspensionLike {
   kind?: string;
   toolName?: string;
   input?: unknown;
+  callWords?: { title: string; arguments: { name: string; title?: string }[] };
   feedback?: { type: string; [key: string]: unknown };
 }
 export interface SuspensionForm {

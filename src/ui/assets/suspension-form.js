@@ -27,21 +27,37 @@ function formKind(suspension) {
   return kind === 'feedback' || Object.hasOwn(choiceSets, kind ?? '') ? kind : 'approval';
 }
 
+/**
+ * Every argument of the call with the label a person reads: in the tool's input-schema order under its
+ * title when the runtime sent the tool's words (`callWords`), then any others by their names.
+ */
+function argumentsInOrder(input, words) {
+  const listed = (words?.arguments ?? []).filter((a) => Object.hasOwn(input, a.name));
+  const named = new Set(listed.map((a) => a.name));
+  return [
+    ...listed.map((a) => [a.title ?? humanize(a.name), input[a.name]]),
+    ...Object.keys(input)
+      .filter((name) => !named.has(name))
+      .map((name) => [humanize(name), input[name]]),
+  ];
+}
+
 /** Fields and buttons (each button's value names the choice) for one suspension. */
 export function buildSuspensionForm(suspension) {
   const kind = formKind(suspension);
   if (kind === 'approval') {
     const input = suspension.input && typeof suspension.input === 'object' ? suspension.input : {};
+    const words = suspension.callWords;
     return {
       kind,
-      title: `Approve: ${humanize(suspension.toolName)}?`,
+      title: `Approve: ${words?.title ?? humanize(suspension.toolName)}?`,
       fields: [
         // Every argument as the call would send it, in words before the JSON that can be edited.
         element(
           'dl',
           { id: 'approval-details' },
-          ...Object.entries(input).flatMap(([name, value]) => [
-            element('dt', { text: humanize(name) }),
+          ...argumentsInOrder(input, words).flatMap(([label, value]) => [
+            element('dt', { text: label }),
             element('dd', { text: typeof value === 'string' ? value : JSON.stringify(value) }),
           ]),
         ),

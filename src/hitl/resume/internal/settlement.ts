@@ -9,13 +9,26 @@ export type Settlement =
   | { result: ToolCallResult; note: string; remember?: AnsweredCall; stop?: string }
   | { ask: string };
 
-/** A final `auth_error` for a call people refused or left out: it never runs. */
-export function refused(question: SuspensionRecord, message: string): ToolCallResult {
+/**
+ * A final `auth_error` for a call people refused or left out: it never runs. `refusal` marks a no to the
+ * call's approval, with the person's reason.
+ */
+export function refused(
+  question: SuspensionRecord,
+  message: string,
+  refusal?: { reason?: string },
+): ToolCallResult {
   return {
     status: 'error',
     callId: question.callId as string,
     toolName: question.toolName as string,
-    error: { category: 'auth_error', message, retryable: false, refusedBy: 'person' },
+    error: {
+      category: 'auth_error',
+      message,
+      retryable: false,
+      refusedBy: 'person',
+      ...(refusal ? { refusal } : {}),
+    },
     contextText: `Error (auth_error) from tool '${question.toolName}': ${message}`,
   };
 }

@@ -66,7 +66,18 @@ export function toMcpTool(
     },
   };
   if (entry.outputSchema) tool.outputSchema = entry.outputSchema as JsonSchema;
+  // What a person approves is shown in the server's words only when the deployment trusts the server
+  // (docs/decisions/0088); otherwise by the tool's and its arguments' names.
+  const title = options.trust === 'trusted' ? titleOf(entry) : undefined;
+  if (options.trust !== 'trusted') tool.untrustedDescription = true;
+  else if (title !== undefined) tool.title = title;
   return tool;
+}
+
+/** The server's title for a tool, when it is one a prompt can show (one line, at most 80 characters). */
+function titleOf(entry: ListedMcpTool): string | undefined {
+  const title = (entry.title ?? entry.annotations?.title)?.trim();
+  return title && title.length <= 80 && !/[\n\r]/.test(title) ? title : undefined;
 }
 
 /** A name providers accept (`^[a-zA-Z][a-zA-Z0-9_-]{0,63}$`): other characters become `_`. */
