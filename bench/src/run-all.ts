@@ -7,6 +7,7 @@
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runFootprint } from './footprint/run-footprint.js';
 import type { FrameworkId } from './frameworks/framework.js';
 import type { Job, ParallelReport, Report, ResumeReport, SessionsReport, StepsReport } from './jobs.js';
 import { appendMicroSection } from './micro/append-micro-section.js';
@@ -21,10 +22,11 @@ import {
 } from './orchestrate/collect.js';
 import { readMachine, readVersions } from './orchestrate/describe-environment.js';
 import { type BenchPlan, createPlan } from './orchestrate/plan.js';
-import { preparePostgres } from './orchestrate/prepare-postgres.js';
+import { dropBenchSchemas, postgresSchemaFor, preparePostgres } from './orchestrate/prepare-postgres.js';
 import { describeJob, describePriority, spawnJob } from './orchestrate/spawn-job.js';
 import { summarizeProfile } from './orchestrate/summarize-profile.js';
 import { renderTargetsTable, writeReport } from './report/write-report.js';
+import { measureSqliteDrivers } from './sqlite-drivers/measure-sqlite-drivers.js';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = join(benchDir, '..');
@@ -46,10 +48,8 @@ async function main(): Promise<void> {
   mkdirSync(profileDir, { recursive: true });
 
   const collected = createCollected();
-  // The quick plan has no PostgreSQL row: it neither needs the server nor waits for one that does not answer.
-  const postgres = quick
-    ? { url: '', flowstack: false, langgraph: false, notes: [] }
-    : await preparePostgres();
+  // Without a server answering (within 3 s), the PostgreSQL rows are skipped with a note, in both plans.
+  const postgres = await preparePostgres();
   collected.notes.push(...postgres.notes);
   const plan = createPlan({
     quick,
@@ -71,6 +71,17 @@ async function main(): Promise<void> {
       log(`  failed: ${message.split('\n')[0]}`);
     }
   };
+
+  // First what is not a job of the per-scenario plan: the installs (nothing timed runs beside them), the cold
+  // imports and the SQLite drivers on Node 22. Their time counts against the budget like any job's.
+  const footprint = await runFootprint({ quick, benchDir, repoDir, log });
+  collected.footprint = footprint.footprint;
+  collected.failures.push(...collected.footprint.failures.map((error) => ({ job: 'footprint', error })));
+  collected.sqliteDrivers = await measureSqliteDrivers({ quick, benchDir, dbDir, log });
+  if (collected.sqliteDrivers.measured)
+    collected.failures.push(
+      ...collected.sqliteDrivers.failures.map((error) => ({ job: 'sqlite drivers', error })),
+    );
 
   const crashed = await prepareCrashedThreads(plan, collected, log);
   const maxRuns = Math.max(
@@ -123,6 +134,10 @@ async function main(): Promise<void> {
     log(note);
   }
 
+  if (postgres.flowstack || postgres.langgraph) {
+    const note = await dropBenchSchemas(postgres.url);
+    if (note) collected.notes.push(note);
+  }
   if (plan.profiles) await profileFlowstack(collected, log, postgres.url);
   collected.notes.push(describePriority());
   const machineAfter = readMachine();
@@ -143,6 +158,9 @@ async function main(): Promise<void> {
       : report,
   );
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
+  // The footprint's installed projects go once nothing is timed any more: removing a large tree keeps a busy
+  // disk busy for a minute.
+  footprint.cleanUp();
   log(`wrote ${docPath} (${collected.failures.length} failed jobs)`);
   if (quick) {
     const seconds = ((Date.now() - commandStartedAt) / 1000).toFixed(0);
@@ -199,6 +217,9 @@ function jobsForRun(
         measureHeap: r < plan.heapRuns,
         sqlitePath: join(dbDir, `${config.framework}-${config.persistence}-k${config.k}-r${r}.db`),
         postgresUrl: context.postgresUrl,
+        ...(config.persistence === 'postgres'
+          ? { postgresSchema: postgresSchemaFor(config.framework as 'flowstack' | 'langgraph', config.k, r) }
+          : {}),
       },
       onReport: (report) => push(collected.steps, key, report as StepsReport),
     });
@@ -376,11 +397,16 @@ main().catch((error: unknown) => {
   process.exit(1);
 });
 
-/** The "Scale-out" section is written by `npm run bench:scale` (bench/scale); a run of this bench keeps it. */
+/**
+ * The "Scale-out" section is written by `npm run bench:scale` (bench/scale); a run of this bench keeps it, in
+ * the appendix (its heading one level down, as the appendix's others).
+ */
 function keptSection(path: string): string {
   if (!existsSync(path)) return '';
   const text = readFileSync(path, 'utf8');
   const start = text.indexOf('<!-- scale-out:start -->');
   const end = text.indexOf('<!-- scale-out:end -->');
-  return start >= 0 && end > start ? `\n${text.slice(start, end + '<!-- scale-out:end -->'.length)}\n` : '';
+  if (start < 0 || end <= start) return '';
+  const section = text.slice(start, end + '<!-- scale-out:end -->'.length).replace(/^## /gm, '### ');
+  return `\n${section}\n`;
 }

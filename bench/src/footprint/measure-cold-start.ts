@@ -1,0 +1,89 @@
+/**
+ * Cold import, side by side: each subject's root entry imported in fresh processes, the subjects alternating
+ * run by run so that the machine's drift hits all of them alike. One unmeasured round first brings every
+ * file into the operating system's cache (a serverless host starts from a warm image too; a cold disk would
+ * measure the disk). Then one process per subject counts the module files the import loads.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FrameworkId } from '../frameworks/framework.js';
+import { lastJsonLine, runProcess } from '../shared/run-process.js';
+import type { FootprintSubject } from './footprint-subjects.js';
+
+const childScript = fileURLToPath(new URL('./import-child.js', import.meta.url));
+
+export interface ColdStartRow {
+  framework: FrameworkId;
+  importText: string;
+  /** Per process: the import's wall time, ms. */
+  importMs: number[];
+  /** Per process: the resident set size after the import, bytes. */
+  rssBytes: number[];
+  /** Module files the import loaded (one counting process). */
+  modules: number;
+}
+
+export async function measureColdStart(options: {
+  subjects: readonly FootprintSubject[];
+  runs: number;
+  benchDir: string;
+  log: (text: string) => void;
+}): Promise<{ rows: ColdStartRow[]; failures: string[] }> {
+  const work = mkdtempSync(join(tmpdir(), 'flowstack-cold-start-'));
+  const env = { ...process.env, NODE_ENV: 'production', FOOTPRINT_LOADED_FILE: join(work, 'loaded.txt') };
+  const importOnce = async (subject: FootprintSubject, count: boolean) =>
+    lastJsonLine<{ importMs: number; rssBytes: number; modules?: number }>(
+      (
+        await runProcess(process.execPath, [childScript, subject.specifier, ...(count ? ['--count'] : [])], {
+          cwd: options.benchDir,
+          env,
+          timeoutMs: 60_000,
+          timed: !count,
+        })
+      ).stdout,
+    );
+  const failures: string[] = [];
+  const rows = new Map<FrameworkId, ColdStartRow>();
+  try {
+    for (let run = -1; run < options.runs; run++) {
+      for (const subject of options.subjects) {
+        if (run >= 0 && !rows.has(subject.framework)) continue;
+        try {
+          const sample = await importOnce(subject, false);
+          if (run < 0) {
+            rows.set(subject.framework, {
+              framework: subject.framework,
+              importText: subject.importText,
+              importMs: [],
+              rssBytes: [],
+              modules: Number.NaN,
+            });
+            continue;
+          }
+          const row = rows.get(subject.framework);
+          row?.importMs.push(sample.importMs);
+          row?.rssBytes.push(sample.rssBytes);
+        } catch (error) {
+          rows.delete(subject.framework);
+          failures.push(`cold import of ${subject.importText}: ${(error as Error).message.split('\n')[0]}`);
+        }
+      }
+    }
+    for (const subject of options.subjects) {
+      const row = rows.get(subject.framework);
+      if (!row) continue;
+      try {
+        row.modules = (await importOnce(subject, true)).modules ?? Number.NaN;
+      } catch (error) {
+        failures.push(
+          `counting the modules of ${subject.importText}: ${(error as Error).message.split('\n')[0]}`,
+        );
+      }
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  return { rows: [...rows.values()], failures };
+}
