@@ -126,7 +126,7 @@ export function renderDurable(collected: Collected): string {
     'The same scenario with a durable store: each framework writes after every step, its own way. flowstack journals ' +
       'every tool call (start and result) and commits the thread once per turn; LangGraph saves a checkpoint (the ' +
       'whole state) after every super-step (two per step: the model node and the tools node). Each process writes ' +
-      'to a new SQLite file; PostgreSQL is the local server. Wall time is compared here, since waiting for the disk ' +
+      'to a new SQLite file; PostgreSQL is the local server, and each process writes to a schema of its own, which the bench drops at the end of the run. Wall time is compared here, since waiting for the disk ' +
       'or the database server is part of the cost. The advantage column compares like with like (flowstack SQLite ' +
       'with LangGraph SQLite, PostgreSQL with PostgreSQL).',
     '',

@@ -188,7 +188,7 @@ export const gaps = {
     'first use, with an "install X to use Y" error (the SQLite driver, the SQL parser, the A2A and MCP SDKs, cron), ' +
     'and no dependency that no shipped code imports.',
   coldImport:
-    "The import's time and memory follow the module files it loads (the appendix counts them beside each peer's): " +
+    "The import's time and memory follow the module files it loads (section 6 of the appendix counts them beside each peer's): " +
     'everything the root entry imports at the top is loaded before the first line of user code runs. To close it: ' +
     'the parts a user may never touch (storage drivers, the SQL guardrail, A2A, MCP, the scheduler, the server) ' +
     'loaded on first use or kept under their own subpath.',
