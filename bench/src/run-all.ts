@@ -2,9 +2,9 @@
  * `npm run bench`: runs every scenario in fresh child processes, interleaving frameworks run by run so that
  * drift of the machine hits all of them alike, then writes `docs/benchmarks.md` (and the raw figures to
  * `bench/.tmp/results.json`). With `--quick`, the quick plan (`orchestrate/plan.ts`) writes
- * `bench/.tmp/benchmarks-quick.md` instead and prints its table of targets.
+ * `bench/.tmp/benchmarks-quick.md` instead and prints its summary table of targets.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runFootprint } from './footprint/run-footprint.js';
@@ -25,6 +25,7 @@ import { type BenchPlan, createPlan } from './orchestrate/plan.js';
 import { dropBenchSchemas, postgresSchemaFor, preparePostgres } from './orchestrate/prepare-postgres.js';
 import { describeJob, describePriority, spawnJob } from './orchestrate/spawn-job.js';
 import { summarizeProfile } from './orchestrate/summarize-profile.js';
+import { keepScaleOutSection } from './report/keep-scale-out-section.js';
 import { renderTargetsTable, writeReport } from './report/write-report.js';
 import { measureSqliteDrivers } from './sqlite-drivers/measure-sqlite-drivers.js';
 
@@ -154,7 +155,7 @@ async function main(): Promise<void> {
     docPath,
     plan.micro
       ? (await appendMicroSection(report, { quick, tmpDir, log })) +
-          keptSection(join(repoDir, 'docs', 'benchmarks.md'))
+          keepScaleOutSection(join(repoDir, 'docs', 'benchmarks.md'))
       : report,
   );
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
@@ -396,17 +397,3 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
-
-/**
- * The "Scale-out" section is written by `npm run bench:scale` (bench/scale); a run of this bench keeps it, in
- * the appendix (its heading one level down, as the appendix's others).
- */
-function keptSection(path: string): string {
-  if (!existsSync(path)) return '';
-  const text = readFileSync(path, 'utf8');
-  const start = text.indexOf('<!-- scale-out:start -->');
-  const end = text.indexOf('<!-- scale-out:end -->');
-  if (start < 0 || end <= start) return '';
-  const section = text.slice(start, end + '<!-- scale-out:end -->'.length).replace(/^## /gm, '### ');
-  return `\n${section}\n`;
-}

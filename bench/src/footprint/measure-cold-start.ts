@@ -1,8 +1,8 @@
 /**
  * Cold import, side by side: each subject's root entry imported in fresh processes, the subjects alternating
- * run by run so that the machine's drift hits all of them alike. One unmeasured round first brings every
- * file into the operating system's cache (a serverless host starts from a warm image too; a cold disk would
- * measure the disk). Then one process per subject counts the module files the import loads.
+ * run by run so that the machine's drift hits all of them alike. A first round, whose time is not used,
+ * counts the module files each import loads and brings them into the operating system's cache (a serverless
+ * host starts from a warm image too; a cold disk would measure the disk).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -21,7 +21,7 @@ export interface ColdStartRow {
   importMs: number[];
   /** Per process: the resident set size after the import, bytes. */
   rssBytes: number[];
-  /** Module files the import loaded (one counting process). */
+  /** Module files the import loaded (the first, counting process). */
   modules: number;
 }
 
@@ -47,39 +47,33 @@ export async function measureColdStart(options: {
   const failures: string[] = [];
   const rows = new Map<FrameworkId, ColdStartRow>();
   try {
-    for (let run = -1; run < options.runs; run++) {
+    // The first round counts the module files, and in doing so brings them into the cache; its time is not used.
+    for (const subject of options.subjects) {
+      try {
+        const { modules } = await importOnce(subject, true);
+        rows.set(subject.framework, {
+          framework: subject.framework,
+          importText: subject.importText,
+          importMs: [],
+          rssBytes: [],
+          modules: modules ?? Number.NaN,
+        });
+      } catch (error) {
+        failures.push(`cold import of ${subject.importText}: ${(error as Error).message.split('\n')[0]}`);
+      }
+    }
+    for (let run = 0; run < options.runs; run++) {
       for (const subject of options.subjects) {
-        if (run >= 0 && !rows.has(subject.framework)) continue;
+        const row = rows.get(subject.framework);
+        if (!row) continue;
         try {
           const sample = await importOnce(subject, false);
-          if (run < 0) {
-            rows.set(subject.framework, {
-              framework: subject.framework,
-              importText: subject.importText,
-              importMs: [],
-              rssBytes: [],
-              modules: Number.NaN,
-            });
-            continue;
-          }
-          const row = rows.get(subject.framework);
-          row?.importMs.push(sample.importMs);
-          row?.rssBytes.push(sample.rssBytes);
+          row.importMs.push(sample.importMs);
+          row.rssBytes.push(sample.rssBytes);
         } catch (error) {
           rows.delete(subject.framework);
           failures.push(`cold import of ${subject.importText}: ${(error as Error).message.split('\n')[0]}`);
         }
-      }
-    }
-    for (const subject of options.subjects) {
-      const row = rows.get(subject.framework);
-      if (!row) continue;
-      try {
-        row.modules = (await importOnce(subject, true)).modules ?? Number.NaN;
-      } catch (error) {
-        failures.push(
-          `counting the modules of ${subject.importText}: ${(error as Error).message.split('\n')[0]}`,
-        );
       }
     }
   } finally {

@@ -12,10 +12,10 @@ export function renderFootprint(collected: Collected): string {
     '',
     "Cold import: each framework's root entry (`import('flowstack')` from the build measured, each peer from the " +
       "bench's own install at the versions it pins) imported in a fresh `node` process, the frameworks alternating " +
-      "process by process after one unmeasured round that brings their files into the operating system's cache; the " +
-      'time of the `import()` itself and the RSS right after it, median over the processes (range in brackets). ' +
-      '"Module files" counts the files the import loads (ES modules through a load hook, CommonJS ones from the ' +
-      'require cache), in one more process. Install: each framework alone in a new empty project, `npm install ' +
+      'process by process; the time of the `import()` itself and the RSS right after it, median over the processes ' +
+      '(range in brackets). "Module files" counts the files the import loads (ES modules through a load hook, ' +
+      'CommonJS ones from the require cache) in a first round whose time is not used, which also brings the files ' +
+      "into the operating system's cache. Install: each framework alone in a new empty project, `npm install " +
       '--ignore-scripts` (flowstack as the tarball `npm pack` makes of the build measured; the peers at the pinned ' +
       "versions, LangGraph.js with `@langchain/core`, its peer), with npm's own resolution of everything below; the " +
       'size is the sum of the files under `node_modules` (MB = 10⁶ bytes), the packages are every copy in the tree, ' +
