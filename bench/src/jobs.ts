@@ -9,6 +9,8 @@ interface JobBase {
   persistence: Persistence;
   sqlitePath?: string;
   postgresUrl?: string;
+  /** The PostgreSQL schema this process writes to: one per process, dropped at the end of the run. */
+  postgresSchema?: string;
 }
 
 /** K tool calls, one per step, then an answer; per-step overhead and memory. */

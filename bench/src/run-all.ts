@@ -2,11 +2,12 @@
  * `npm run bench`: runs every scenario in fresh child processes, interleaving frameworks run by run so that
  * drift of the machine hits all of them alike, then writes `docs/benchmarks.md` (and the raw figures to
  * `bench/.tmp/results.json`). With `--quick`, the quick plan (`orchestrate/plan.ts`) writes
- * `bench/.tmp/benchmarks-quick.md` instead and prints its table of targets.
+ * `bench/.tmp/benchmarks-quick.md` instead and prints its summary table of targets.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runFootprint } from './footprint/run-footprint.js';
 import type { FrameworkId } from './frameworks/framework.js';
 import type { Job, ParallelReport, Report, ResumeReport, SessionsReport, StepsReport } from './jobs.js';
 import { appendMicroSection } from './micro/append-micro-section.js';
@@ -21,10 +22,12 @@ import {
 } from './orchestrate/collect.js';
 import { readMachine, readVersions } from './orchestrate/describe-environment.js';
 import { type BenchPlan, createPlan } from './orchestrate/plan.js';
-import { preparePostgres } from './orchestrate/prepare-postgres.js';
+import { dropBenchSchemas, postgresSchemaFor, preparePostgres } from './orchestrate/prepare-postgres.js';
 import { describeJob, describePriority, spawnJob } from './orchestrate/spawn-job.js';
 import { summarizeProfile } from './orchestrate/summarize-profile.js';
+import { keepScaleOutSection } from './report/keep-scale-out-section.js';
 import { renderTargetsTable, writeReport } from './report/write-report.js';
+import { measureSqliteDrivers } from './sqlite-drivers/measure-sqlite-drivers.js';
 
 const benchDir = fileURLToPath(new URL('..', import.meta.url));
 const repoDir = join(benchDir, '..');
@@ -46,10 +49,8 @@ async function main(): Promise<void> {
   mkdirSync(profileDir, { recursive: true });
 
   const collected = createCollected();
-  // The quick plan has no PostgreSQL row: it neither needs the server nor waits for one that does not answer.
-  const postgres = quick
-    ? { url: '', flowstack: false, langgraph: false, notes: [] }
-    : await preparePostgres();
+  // Without a server answering (within 3 s), the PostgreSQL rows are skipped with a note, in both plans.
+  const postgres = await preparePostgres();
   collected.notes.push(...postgres.notes);
   const plan = createPlan({
     quick,
@@ -71,6 +72,16 @@ async function main(): Promise<void> {
       log(`  failed: ${message.split('\n')[0]}`);
     }
   };
+
+  // First the installs (nothing timed runs beside them), the cold imports and the SQLite drivers on Node 22,
+  // counted in the budget, except a first run's install of that Node and build of its driver (minutes, once).
+  const footprint = await runFootprint({ quick, benchDir, repoDir, log });
+  collected.footprint = footprint.footprint;
+  const drivers = await measureSqliteDrivers({ quick, benchDir, dbDir, log });
+  collected.sqliteDrivers = drivers;
+  const setupFailures = [...footprint.footprint.failures, ...(drivers.measured ? drivers.failures : [])];
+  collected.failures.push(...setupFailures.map((error) => ({ job: 'footprint or SQLite drivers', error })));
+  const budgetStartedAt = commandStartedAt + drivers.setupMs;
 
   const crashed = await prepareCrashedThreads(plan, collected, log);
   const maxRuns = Math.max(
@@ -97,7 +108,7 @@ async function main(): Promise<void> {
   for (const planned of order) {
     if (planned.run >= plan.minRuns && !planned.essential) {
       const estimate = lastDuration.get(planned.key) ?? 5_000;
-      if (Date.now() - commandStartedAt + estimate + plan.reserveMs > plan.budgetMs) {
+      if (Date.now() - budgetStartedAt + estimate + plan.reserveMs > plan.budgetMs) {
         skipped++;
         continue;
       }
@@ -123,6 +134,10 @@ async function main(): Promise<void> {
     log(note);
   }
 
+  if (postgres.flowstack || postgres.langgraph) {
+    const note = await dropBenchSchemas(postgres.url);
+    if (note) collected.notes.push(note);
+  }
   if (plan.profiles) await profileFlowstack(collected, log, postgres.url);
   collected.notes.push(describePriority());
   const machineAfter = readMachine();
@@ -139,10 +154,13 @@ async function main(): Promise<void> {
     docPath,
     plan.micro
       ? (await appendMicroSection(report, { quick, tmpDir, log })) +
-          keptSection(join(repoDir, 'docs', 'benchmarks.md'))
+          keepScaleOutSection(join(repoDir, 'docs', 'benchmarks.md'))
       : report,
   );
   writeFileSync(join(tmpDir, 'results.json'), JSON.stringify(collected, mapReplacer, 2));
+  // The footprint's installed projects go once nothing is timed any more: removing a large tree keeps a busy
+  // disk busy for a minute.
+  footprint.cleanUp();
   log(`wrote ${docPath} (${collected.failures.length} failed jobs)`);
   if (quick) {
     const seconds = ((Date.now() - commandStartedAt) / 1000).toFixed(0);
@@ -199,6 +217,9 @@ function jobsForRun(
         measureHeap: r < plan.heapRuns,
         sqlitePath: join(dbDir, `${config.framework}-${config.persistence}-k${config.k}-r${r}.db`),
         postgresUrl: context.postgresUrl,
+        ...(config.persistence === 'postgres'
+          ? { postgresSchema: postgresSchemaFor(config.framework as 'flowstack' | 'langgraph', config.k, r) }
+          : {}),
       },
       onReport: (report) => push(collected.steps, key, report as StepsReport),
     });
@@ -375,12 +396,3 @@ main().catch((error: unknown) => {
   process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
   process.exit(1);
 });
-
-/** The "Scale-out" section is written by `npm run bench:scale` (bench/scale); a run of this bench keeps it. */
-function keptSection(path: string): string {
-  if (!existsSync(path)) return '';
-  const text = readFileSync(path, 'utf8');
-  const start = text.indexOf('<!-- scale-out:start -->');
-  const end = text.indexOf('<!-- scale-out:end -->');
-  return start >= 0 && end > start ? `\n${text.slice(start, end + '<!-- scale-out:end -->'.length)}\n` : '';
-}

@@ -112,7 +112,7 @@ async function createStore(setup: AgentSetup): Promise<StateStore> {
         throw new Error('flowstack has no PostgreSQL store in this build (dist/src/adapters/postgres).');
       const store = postgres.createPostgresStore({
         connectionString: required(setup.postgresUrl),
-        schema: 'flowstack_bench',
+        schema: setup.postgresSchema ?? 'flowstack_bench',
       });
       await store.ready?.();
       return store;

@@ -12,6 +12,8 @@ export interface AgentSetup {
   sqlitePath?: string;
   /** Connection string, for `postgres`. */
   postgresUrl?: string;
+  /** The schema to create the tables in, for `postgres`: one per process (`orchestrate/prepare-postgres.ts`). */
+  postgresSchema?: string;
   /** Upper bound on model calls per session; the scenario sets it above what the plan needs. */
   maxSteps: number;
   /** flowstack only: the lease TTL (the resume scenario lets a crashed worker's lease expire). */

@@ -112,7 +112,9 @@ async function createSaver(setup: AgentSetup): Promise<Saver> {
     case 'postgres': {
       const { PostgresSaver } = await import('@langchain/langgraph-checkpoint-postgres');
       if (!setup.postgresUrl) throw new Error('Missing the PostgreSQL URL.');
-      const saver = PostgresSaver.fromConnString(setup.postgresUrl, { schema: 'langgraph_bench' });
+      const saver = PostgresSaver.fromConnString(setup.postgresUrl, {
+        schema: setup.postgresSchema ?? 'langgraph_bench',
+      });
       await saver.setup();
       return {
         checkpointer: saver,

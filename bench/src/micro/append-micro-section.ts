@@ -1,8 +1,9 @@
 /**
  * The hook of `run-all.ts`: runs the micro-benchmarks after the main scenarios and appends their section
- * to the report. A failure here costs the section, never the report of the whole run.
+ * to the report's appendix. A failure here costs the section, never the report of the whole run.
  */
 import { join } from 'node:path';
+import { demoteHeadings } from '../report/write-report.js';
 import { runMicro } from './run-micro.js';
 
 export async function appendMicroSection(
@@ -17,10 +18,11 @@ export async function appendMicroSection(
       ...(options.quick ? { outputPath: join(options.tmpDir, 'benchmarks-micro-quick.md') } : {}),
     });
     options.log(`wrote ${micro.outputPath}`);
-    return `${report.trimEnd()}\n\n${micro.section}`;
+    // In the report the section sits under its appendix, one heading level down.
+    return `${report.trimEnd()}\n\n${demoteHeadings(micro.section)}`;
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     options.log(`micro-benchmarks failed: ${message.split('\n')[0]}`);
-    return `${report.trimEnd()}\n\n## Pipeline micro-benchmarks\n\nNot measured in this run: ${message.split('\n')[0]}\n`;
+    return `${report.trimEnd()}\n\n### Pipeline micro-benchmarks\n\nNot measured in this run: ${message.split('\n')[0]}\n`;
   }
 }

@@ -1,6 +1,9 @@
 /** What one bench run gathered, keyed for the report. */
+
+import type { Footprint } from '../footprint/run-footprint.js';
 import type { FrameworkId, Persistence } from '../frameworks/framework.js';
 import type { ParallelReport, ResumeReport, SessionsReport, StepsReport } from '../jobs.js';
+import type { SqliteDrivers } from '../sqlite-drivers/measure-sqlite-drivers.js';
 import type { HotSpot } from './summarize-profile.js';
 
 export type ParallelVia = 'agent' | 'batch-parallel-group' | 'batch-sequential';
@@ -13,6 +16,10 @@ export interface Collected {
   failures: { job: string; error: string }[];
   notes: string[];
   profiles: { title: string; busyMs: number; hotSpots: HotSpot[] }[];
+  /** Cold import and install size of flowstack and the peers (absent in results of older runs). */
+  footprint?: Footprint;
+  /** `node:sqlite` against better-sqlite3 on Node ≥ 22.5, or why it was skipped. */
+  sqliteDrivers?: SqliteDrivers;
 }
 
 export function createCollected(): Collected {

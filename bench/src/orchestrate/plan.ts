@@ -87,7 +87,7 @@ export function createPlan(options: {
   quick: boolean;
   postgres: { flowstack: boolean; langgraph: boolean };
 }): BenchPlan {
-  return options.quick ? createQuickPlan() : createFullPlan(options.postgres);
+  return options.quick ? createQuickPlan(options.postgres) : createFullPlan(options.postgres);
 }
 
 function createFullPlan(postgres: { flowstack: boolean; langgraph: boolean }): BenchPlan {
@@ -170,24 +170,34 @@ function createFullPlan(postgres: { flowstack: boolean; langgraph: boolean }): B
 }
 
 /**
- * Every target once, each against the peer that sets its line, in about two minutes of a 2-core machine: one
+ * Every target once, each against the peer that sets its line, in under three minutes of a 2-core machine: one
  * process per row (the in-memory per-step and resume rows get more while the budget lasts), warm-ups capped at
  * 1 s, of each peer only what a target compares, and none of the rows that no target reads (LangGraph and
- * Mastra in memory, the OpenAI Agents SDK per step, PostgreSQL, `synchronous: 'full'`, the parallel rows other
- * than flowstack's agent, LangGraph's resume), nor the profiles and micro-benchmarks. The sessions keep their 1,000: the peak heap per session includes a full young generation
- * (16 MiB) spread over the sessions, so fewer sessions would weigh it more and pull the ratio toward 1.
+ * Mastra in memory, the OpenAI Agents SDK per step, `synchronous: 'full'`, the parallel rows other than
+ * flowstack's agent, LangGraph's resume), nor the profiles and micro-benchmarks. The measured comparisons of
+ * the summary run once each: PostgreSQL against LangGraph's PostgresSaver, and (outside this plan, in
+ * `run-all.ts`) the footprint and the SQLite drivers. The sessions keep their 1,000: the peak heap per session
+ * includes a full young generation (16 MiB) spread over the sessions, so fewer sessions would weigh it more
+ * and pull the ratio toward 1.
  */
-function createQuickPlan(): BenchPlan {
+function createQuickPlan(postgres: { flowstack: boolean; langgraph: boolean }): BenchPlan {
   const steps: StepsConfig[] = [];
   for (const k of [10, 100]) {
     steps.push({ framework: 'flowstack', persistence: 'none', k, runs: 3, priority: 0 });
     steps.push({ framework: 'ai-sdk', persistence: 'none', k, runs: 3, priority: 0 });
   }
   // Far from their lines (13× and 27× against 5× and 10× in full runs), and LangGraph's K = 100 process is the
-  // longest of the plan: one run each.
+  // longest of the plan: one run each. PostgreSQL beside LangGraph's PostgresSaver the same way, when a server
+  // answers (a measured comparison, no target).
   for (const k of [10, 100]) {
     steps.push({ framework: 'flowstack', persistence: 'sqlite', k, runs: 1, priority: 1 });
     steps.push({ framework: 'langgraph', persistence: 'sqlite', k, runs: 1, priority: 1 });
+  }
+  for (const k of [10, 100]) {
+    if (postgres.flowstack)
+      steps.push({ framework: 'flowstack', persistence: 'postgres', k, runs: 1, priority: 1 });
+    if (postgres.langgraph)
+      steps.push({ framework: 'langgraph', persistence: 'postgres', k, runs: 1, priority: 1 });
   }
   return {
     quick: true,

@@ -71,7 +71,7 @@ export function describeJob(job: Job): string {
  */
 let priorityNote: string | undefined;
 
-function raisePriority(pid: number | undefined): void {
+export function raisePriority(pid: number | undefined): void {
   if (pid === undefined) return;
   try {
     setPriority(pid, -10);

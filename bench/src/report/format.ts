@@ -19,6 +19,12 @@ export function bytes(value: number): string {
   return `${(value / 1024).toFixed(1)} KiB`;
 }
 
+/** Decimal megabytes (10⁶ bytes), as install sizes are usually given. */
+export function megabytes(value: number): string {
+  if (!Number.isFinite(value)) return '—';
+  return `${(value / 1e6).toFixed(1)} MB`;
+}
+
 export function ratio(value: number): string {
   if (!Number.isFinite(value)) return '—';
   return `${value >= 10 ? value.toFixed(0) : value.toFixed(2)}×`;

@@ -7,6 +7,8 @@ export interface TargetResult {
   id: string;
   target: string;
   measured: string;
+  /** The summary's short figures: flowstack's, the peer's (or the line's, for a target without a peer), the ratio. */
+  summary: { flowstack: string; peer: string; ratio: string };
   met: boolean | undefined;
   /** Why it is missed, and what would close it (shown when `met` is false, or when the margin is thin). */
   gap: string;
@@ -179,6 +181,17 @@ export const gaps = {
     'new-process pairs on 2026-11-26: medians 3.44 against 3.32 ms); reading every table once at open did not move ' +
     'it either. The figure follows the machine: the same code measured 3.7–5.4 ms on a 2-core AMD EPYC host on which ' +
     'every framework ran about 2.7× slower than on the fastest host seen.',
+  installSize:
+    "What a user downloads is flowstack's own files and every package its `dependencies` (and its non-optional " +
+    "peers, which npm installs too) pull in; the appendix lists the size and package count beside each peer's, and " +
+    'any package whose install would run a script. To close it: heavy or native parts as optional peers loaded on ' +
+    'first use, with an "install X to use Y" error (the SQLite driver, the SQL parser, the A2A and MCP SDKs, cron), ' +
+    'and no dependency that no shipped code imports.',
+  coldImport:
+    "The import's time and memory follow the module files it loads (section 6 of the appendix counts them beside each peer's): " +
+    'everything the root entry imports at the top is loaded before the first line of user code runs. To close it: ' +
+    'the parts a user may never touch (storage drivers, the SQL guardrail, A2A, MCP, the scheduler, the server) ' +
+    'loaded on first use or kept under their own subpath.',
   resumeWarm:
     "Reading what the crashed turn left is flat in the thread's length (the journal of that turn only, by key; " +
     'docs/decisions/0025), as are the snapshot and the recent history, and the attempt is saved in one commit. ' +

@@ -16,6 +16,7 @@ export async function runSteps(framework: Framework, job: StepsJob): Promise<Ste
     maxSteps: job.k + 5,
     ...(job.sqlitePath ? { sqlitePath: job.sqlitePath } : {}),
     ...(job.postgresUrl ? { postgresUrl: job.postgresUrl } : {}),
+    ...(job.postgresSchema ? { postgresSchema: job.postgresSchema } : {}),
   });
   const request = requestFor({ kind: 'chain', toolCalls: job.k });
   const expected = `Done: ${job.k} tool calls.`;
