@@ -13,11 +13,11 @@ import { type FlowDefinition, toFlowDefinition, validateDomain } from '../flow/i
 import { toRuntimeModel } from '../model/index.js';
 import { createObservationBus, type ObservationBus } from '../observe/index.js';
 import {
+  createUpdatePlanTool,
   defaultPlanOptions,
   type PlanOptions,
   planFlow,
   resolveExecutionConfig,
-  updatePlanTool,
 } from '../plan/index.js';
 import { redactSecrets, redactValue, type SecretSealer } from '../redact/index.js';
 import { defaultBounds, type ExecutionConfig, type StateStore } from '../spec/index.js';
@@ -127,7 +127,7 @@ export function resolveAgentConfig(options: AgentOptions): AgentConfig {
     persona: options.persona ?? defaultPersona,
     flows,
     tools,
-    planTools: planning ? createToolSet([...agentTools, updatePlanTool]) : tools,
+    planTools: planning ? createToolSet([...agentTools, createUpdatePlanTool()]) : tools,
     plan: planning
       ? { ...defaultPlanOptions, ...(typeof options.plan === 'object' ? options.plan : {}) }
       : undefined,
