@@ -38,7 +38,14 @@ execFileSync(process.execPath, [join(root, 'node_modules/typescript/bin/tsc'), '
   stdio: 'inherit',
 });
 
-const shared = { platform: 'node', format: 'esm', target: 'node20', sourcemap: true, sourcesContent: false, logLevel: 'warning' };
+const shared = {
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  sourcemap: true,
+  sourcesContent: false,
+  logLevel: 'warning',
+};
 
 const library = await build({
   ...shared,
