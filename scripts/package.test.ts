@@ -178,6 +178,8 @@ const loadedOnFirstUse = [
   'luxon',
   'better-sqlite3',
   'yaml',
+  'ajv',
+  '@opentelemetry/api',
 ];
 
 describe('the published package', () => {

@@ -4,7 +4,7 @@
  * when a source's list changed, so that a turn sees the same set objects as the turn before when
  * nothing changed.
  */
-import { updatePlanTool } from '../plan/index.js';
+import { createUpdatePlanTool, updatePlanToolName } from '../plan/index.js';
 import {
   createToolSet,
   isToolSource,
@@ -28,6 +28,7 @@ export function createAgentToolSets(options: {
   planning: boolean;
 }): AgentToolSets {
   const { given, added, planning } = options;
+  const updatePlanTool = planning ? createUpdatePlanTool() : undefined;
   const partsNow = () => given.map((entry) => (isToolSource(entry) ? entry.tools : entry));
   let parts = partsNow();
   let sets = build(parts, true);
@@ -47,9 +48,9 @@ export function createAgentToolSets(options: {
     atStart: boolean,
   ): { tools: ToolSet; planTools: ToolSet } {
     const all = [...from.flat(), ...added];
-    const names = new Set<string>(planning ? [updatePlanTool.name] : []);
+    const names = new Set<string>(planning ? [updatePlanToolName] : []);
     const kept = atStart ? all : all.filter((tool) => !names.has(tool.name) && names.add(tool.name));
     const tools = createToolSet(kept);
-    return { tools, planTools: planning ? createToolSet([...kept, updatePlanTool]) : tools };
+    return { tools, planTools: updatePlanTool ? createToolSet([...kept, updatePlanTool]) : tools };
   }
 }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { FileSnapshotError } from '../errors/index.js';
 import type { FileSnapshotEvent, FileSnapshotRecord, FileSnapshotStore } from '../spec/index.js';
 import { isFileSnapshotId } from './file-snapshot-id.js';
-import { fileSnapshotEventSchema, fileSnapshotRecordSchema } from './internal/file-snapshot-schemas.js';
+import { type FileSnapshotSchemas, fileSnapshotSchemas } from './internal/file-snapshot-schemas.js';
 import { recordChecksum } from './internal/record-checksum.js';
 import { syncPath, writeSynced } from './internal/sync-path.js';
 
@@ -75,9 +75,9 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
         message: `File snapshot '${id}' cannot be read: ${why}. It was left as it is.`,
         cause,
       });
-    let parsed: ReturnType<typeof fileSnapshotRecordSchema.safeParse>;
+    let parsed: ReturnType<FileSnapshotSchemas['record']['safeParse']>;
     try {
-      parsed = fileSnapshotRecordSchema.safeParse(JSON.parse(text));
+      parsed = fileSnapshotSchemas().record.safeParse(JSON.parse(text));
     } catch (error) {
       throw corrupt('its record is not JSON', error);
     }
@@ -158,9 +158,9 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
       // A line without its newline was cut short by a crash mid-write: it never happened.
       lines.pop();
       return lines.map((line, index) => {
-        let parsed: ReturnType<typeof fileSnapshotEventSchema.safeParse> | undefined;
+        let parsed: ReturnType<FileSnapshotSchemas['event']['safeParse']> | undefined;
         try {
-          parsed = fileSnapshotEventSchema.safeParse(JSON.parse(line));
+          parsed = fileSnapshotSchemas().event.safeParse(JSON.parse(line));
         } catch {
           parsed = undefined;
         }

@@ -3,11 +3,13 @@
  * schema is compiled once. An answer that does not fit comes back with every problem, for a typed
  * error that says what to send instead.
  */
-import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ValidateFunction } from 'ajv/dist/2020.js';
 import type { FeedbackSchema } from '../spec/index.js';
+import { createDraft2020Validator } from '../util/index.js';
 import { feedbackJsonSchema } from './feedback-json-schema.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+// Made with the first answer checked, so an import of flowstack does not load Ajv.
+let ajv: Ajv2020 | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 export type FeedbackCheck = { ok: true; value: unknown } | { ok: false; problems: string[] };
@@ -17,6 +19,7 @@ export function checkFeedback(feedback: FeedbackSchema, value: unknown): Feedbac
   let validate = compiled.get(key);
   if (!validate) {
     try {
+      ajv ??= createDraft2020Validator({ allErrors: true, strict: false, validateFormats: false });
       validate = ajv.compile(feedbackJsonSchema(feedback) as object);
     } catch (error) {
       return { ok: false, problems: [`the question's answer schema does not compile: ${String(error)}`] };

@@ -10,22 +10,14 @@
  */
 
 import type { LanguageModelV3 } from '@ai-sdk/provider';
-import {
-  type Attributes,
-  context,
-  INVALID_SPAN_CONTEXT,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  trace,
-} from '@opentelemetry/api';
+import type { Attributes, Span, SpanKind, Tracer } from '@opentelemetry/api';
 import { describeThrown, readThrownField } from '../errors/index.js';
 import type { Observation, ObservationType } from '../spec/index.js';
 import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from './gen-ai-attributes.js';
 import type { ContentFilter } from './internal/gen-ai-messages.js';
 import { type GenAiMetrics, genAiMetricsOf } from './internal/gen-ai-metrics.js';
 import { instrumentModel, type ModelCallRecord } from './internal/instrument-model.js';
+import { openTelemetry } from './internal/open-telemetry.js';
 import { startModelCall } from './internal/report-model-call.js';
 import { reportToolCall } from './internal/report-tool-call.js';
 import type { Scope, TurnReporter } from './internal/turn-reporter.js';
@@ -49,7 +41,7 @@ export type {
 
 const contentCap = 4_000;
 /** The span of everything below an unsampled turn: it records nothing, so one serves every turn. */
-const idleSpan = trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+let idleSpan: Span | undefined;
 
 export function createTurnTelemetry(options: TurnTelemetryOptions): TurnTelemetry {
   return new TurnTelemetryRecorder(options);
@@ -65,13 +57,17 @@ class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
   readonly openCalls = new Set<ModelCallRecord>();
   readonly filter: ContentFilter;
   private readonly tracer: Tracer;
+  private readonly idleSpan: Span;
   private readonly turn: Scope;
   private readonly scopes: Scope[];
   private ended = false;
 
   constructor(options: TurnTelemetryOptions) {
+    const { context, INVALID_SPAN_CONTEXT, SpanKind, trace } = openTelemetry();
     this.options = options;
     this.tracer = options.tracer ?? trace.getTracer('flowstack');
+    idleSpan ??= trace.wrapSpanContext(INVALID_SPAN_CONTEXT);
+    this.idleSpan = idleSpan;
     this.metrics = genAiMetricsOf(options.meter);
     this.tally = createUsageTally(options.prices);
     this.filter = {
@@ -164,14 +160,14 @@ class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
     if (this.recording) turnSpan.setAttributes(this.turnEndAttributes(result));
     if (result.error !== undefined) this.fail(turnSpan, result.error);
     else if (result.status === 'failed')
-      turnSpan.setStatus({ code: SpanStatusCode.ERROR, message: 'The turn failed.' });
+      turnSpan.setStatus({ code: openTelemetry().SpanStatusCode.ERROR, message: 'The turn failed.' });
     turnSpan.end();
   }
 
   startChild(name: string, kind: SpanKind, build: () => Attributes, parent: Scope): Span {
     return this.recording
       ? this.tracer.startSpan(name, { kind, attributes: build() }, parent.context)
-      : idleSpan;
+      : this.idleSpan;
   }
 
   innermost(flowName?: string): Scope {
@@ -217,7 +213,7 @@ class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
     const name = readThrownField(error, 'name');
     span.setAttribute(genAi.errorType, typeof name === 'string' && name !== '' ? name : '_OTHER');
     span.addEvent('exception', { 'exception.message': message });
-    span.setStatus({ code: SpanStatusCode.ERROR, message });
+    span.setStatus({ code: openTelemetry().SpanStatusCode.ERROR, message });
   }
 
   /** Ends an open flow or plan item (its handle's `end`, once). */
@@ -262,11 +258,11 @@ class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
     statusAttribute: string,
   ): TelemetryScope {
     const parent = this.scopes.at(-1) ?? this.turn;
-    const span = this.startChild(spanName, SpanKind.INTERNAL, () => spanAttributes, parent);
+    const span = this.startChild(spanName, openTelemetry().SpanKind.INTERNAL, () => spanAttributes, parent);
     const scope: Scope = {
       ...named,
       span,
-      context: this.recording ? trace.setSpan(parent.context, span) : parent.context,
+      context: this.recording ? openTelemetry().trace.setSpan(parent.context, span) : parent.context,
     };
     this.scopes.push(scope);
     scope.handle = createScopeHandle(scope, (result) => this.closeScope(scope, statusAttribute, result));

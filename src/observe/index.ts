@@ -26,6 +26,7 @@ export {
   genAiOperation,
   genAiProviderName,
 } from './gen-ai-attributes.js';
+export { type OpenTelemetryApi, openTelemetry } from './internal/open-telemetry.js';
 export {
   createObservationBus,
   type ObservationBus,

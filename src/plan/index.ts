@@ -67,8 +67,8 @@ export {
   updateItem,
 } from './todo-list.js';
 export {
+  createUpdatePlanTool,
   readUpdatedPlan,
-  updatePlanTool,
   updatePlanToolName,
 } from './update-plan-tool.js';
 export {

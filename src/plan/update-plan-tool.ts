@@ -16,17 +16,22 @@ const updatePlanInput = z.object({
   reason: z.string().max(500).optional(),
 });
 
-/** The tool offered to plan items. */
-export const updatePlanTool: ToolDefinition = defineTool({
-  name: updatePlanToolName,
-  description:
-    'Rewrite the remaining plan when this step found that later steps must change. Give the whole list: ' +
-    'keep the ids of existing items; items you leave out that have not started are dropped; new items need no id. ' +
-    'Finished items cannot be changed. The update applies after this step ends.',
-  input: updatePlanInput,
-  idempotent: true,
-  execute: ({ items }) => `Plan update with ${items.length} items recorded; it applies after this step.`,
-}) as ToolDefinition;
+/**
+ * The tool offered to plan items, made by each agent that plans (its schema is checked when it is made, so
+ * importing flowstack checks nothing).
+ */
+export function createUpdatePlanTool(): ToolDefinition {
+  return defineTool({
+    name: updatePlanToolName,
+    description:
+      'Rewrite the remaining plan when this step found that later steps must change. Give the whole list: ' +
+      'keep the ids of existing items; items you leave out that have not started are dropped; new items need no id. ' +
+      'Finished items cannot be changed. The update applies after this step ends.',
+    input: updatePlanInput,
+    idempotent: true,
+    execute: ({ items }) => `Plan update with ${items.length} items recorded; it applies after this step.`,
+  }) as ToolDefinition;
+}
 
 /** The last successful `update_plan` proposal of a step, if it made one. */
 export function readUpdatedPlan(

@@ -28,11 +28,11 @@ describe('shared component tools', () => {
     const [a, b] = await Promise.all([
       executeToolBatch(
         [note('from a', 'c1')],
-        createTestContext([...sharedComponentTools], { runScope: first }),
+        createTestContext([...sharedComponentTools()], { runScope: first }),
       ),
       executeToolBatch(
         [note('from b', 'c2')],
-        createTestContext([...sharedComponentTools], { runScope: second }),
+        createTestContext([...sharedComponentTools()], { runScope: second }),
       ),
     ]);
     expect(a?.[0]).toMatchObject({ status: 'success', output: { written: 'flow_a:note:1' } });
@@ -42,7 +42,7 @@ describe('shared component tools', () => {
   });
 
   it('fail as a tool error, not a crash, in a batch that has no run scope', async () => {
-    const context = createTestContext([...sharedComponentTools]);
+    const context = createTestContext([...sharedComponentTools()]);
     // flow_stack is idempotent, so the failure is retried (on the test's clock) before it is reported.
     const [result] = await context.clock.runUntil(
       executeToolBatch([call('flow_stack', { which: 'current' })], context),

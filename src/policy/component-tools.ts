@@ -31,8 +31,6 @@ export interface SkillWorkspace {
   written: string[];
 }
 
-// The three definitions are built (schemas converted to JSON Schema and checked) once, at module load,
-// with an `execute` that throws; the copies below get an `execute` that reads a workspace.
 const contextCoordinatorInput = z.object({ turns: z.number().int().min(1).max(20).optional() });
 const memoryManagerInput = z.object({
   operation: z.enum(['read_scratchpad', 'write_scratchpad', 'read_preferences']),
@@ -42,42 +40,58 @@ const memoryManagerInput = z.object({
 });
 const flowStackInput = z.object({ which: z.enum(['current', 'previous', 'all']).optional() });
 
+type ContextCoordinatorInput = z.infer<typeof contextCoordinatorInput>;
+type MemoryManagerInput = z.infer<typeof memoryManagerInput>;
+type FlowStackInput = z.infer<typeof flowStackInput>;
+
 const unbound = () => {
   throw new Error('A component tool runs only with a skill workspace (createComponentTools).');
 };
 
-const contextCoordinatorSpec = defineTool<z.infer<typeof contextCoordinatorInput>, unknown>({
-  name: 'context_coordinator',
-  description:
-    'Read the conversation history as a transcript: the last `turns` turns (default 3, at most 20).',
-  input: contextCoordinatorInput,
-  idempotent: true,
-  timeoutMs: 5_000,
-  execute: unbound,
-});
-const memoryManagerSpec = defineTool<z.infer<typeof memoryManagerInput>, unknown>({
-  name: 'memory_manager',
-  description:
-    'Session memory. operation "read_scratchpad" returns recent notes (optionally `key`), "write_scratchpad" saves `text` ' +
-    '(a short finding, under `key` if given), "read_preferences" returns the user\'s preferences.',
-  input: memoryManagerInput,
-  idempotent: false,
-  timeoutMs: 5_000,
-  execute: unbound,
-});
-const flowStackSpec = defineTool<z.infer<typeof flowStackInput>, unknown>({
-  name: 'flow_stack',
-  description:
-    'Read the slots and metadata of the current flow ("current"), of the flows waiting below it and finished before it ("previous"), or both ("all").',
-  input: flowStackInput,
-  idempotent: true,
-  timeoutMs: 5_000,
-  execute: unbound,
-});
+interface ComponentToolSpecs {
+  contextCoordinator: ToolDefinition<ContextCoordinatorInput, unknown>;
+  memoryManager: ToolDefinition<MemoryManagerInput, unknown>;
+  flowStack: ToolDefinition<FlowStackInput, unknown>;
+}
 
-type ContextCoordinatorInput = z.infer<typeof contextCoordinatorInput>;
-type MemoryManagerInput = z.infer<typeof memoryManagerInput>;
-type FlowStackInput = z.infer<typeof flowStackInput>;
+// The three definitions are built (schemas converted to JSON Schema and checked) once, when a skill first
+// needs them rather than when flowstack is imported, with an `execute` that throws; the copies below get
+// an `execute` that reads a workspace.
+let specs: ComponentToolSpecs | undefined;
+
+function componentToolSpecs(): ComponentToolSpecs {
+  specs ??= {
+    contextCoordinator: defineTool<ContextCoordinatorInput, unknown>({
+      name: 'context_coordinator',
+      description:
+        'Read the conversation history as a transcript: the last `turns` turns (default 3, at most 20).',
+      input: contextCoordinatorInput,
+      idempotent: true,
+      timeoutMs: 5_000,
+      execute: unbound,
+    }),
+    memoryManager: defineTool<MemoryManagerInput, unknown>({
+      name: 'memory_manager',
+      description:
+        'Session memory. operation "read_scratchpad" returns recent notes (optionally `key`), "write_scratchpad" saves `text` ' +
+        '(a short finding, under `key` if given), "read_preferences" returns the user\'s preferences.',
+      input: memoryManagerInput,
+      idempotent: false,
+      timeoutMs: 5_000,
+      execute: unbound,
+    }),
+    flowStack: defineTool<FlowStackInput, unknown>({
+      name: 'flow_stack',
+      description:
+        'Read the slots and metadata of the current flow ("current"), of the flows waiting below it and finished before it ("previous"), or both ("all").',
+      input: flowStackInput,
+      idempotent: true,
+      timeoutMs: 5_000,
+      execute: unbound,
+    }),
+  };
+  return specs;
+}
 
 function coordinateContext(workspace: SkillWorkspace, { turns }: ContextCoordinatorInput) {
   return { transcript: compileHistory(workspace.history, { turns: turns ?? 3 }) };
@@ -126,13 +140,14 @@ function readFlowStack(workspace: SkillWorkspace, { which }: FlowStackInput) {
  * Schema objects, so the compiled validators are shared too (`compileSchema` caches by identity).
  */
 export function createComponentTools(workspace: SkillWorkspace): ToolDefinition[] {
+  const { contextCoordinator, memoryManager, flowStack } = componentToolSpecs();
   return [
     {
-      ...contextCoordinatorSpec,
+      ...contextCoordinator,
       execute: (input: ContextCoordinatorInput) => coordinateContext(workspace, input),
     },
-    { ...memoryManagerSpec, execute: (input: MemoryManagerInput) => manageMemory(workspace, input) },
-    { ...flowStackSpec, execute: (input: FlowStackInput) => readFlowStack(workspace, input) },
+    { ...memoryManager, execute: (input: MemoryManagerInput) => manageMemory(workspace, input) },
+    { ...flowStack, execute: (input: FlowStackInput) => readFlowStack(workspace, input) },
   ] as ToolDefinition[];
 }
 
@@ -143,25 +158,32 @@ function workspaceOf(context: ToolExecutionContext): SkillWorkspace {
   return workspace;
 }
 
+let shared: readonly ToolDefinition[] | undefined;
+
 /**
  * The component tools shared by every skill run of the process: each call reads its run's workspace from
  * the batch it runs in (`ToolBatchContext.runScope`). A flow run then adds no tool objects, and its tool
- * set — the same from run to run — keeps the skill loop's cache of the tools offered to the model.
+ * set — the same from run to run — keeps the skill loop's cache of the tools offered to the model. Made on
+ * the first call; every later call returns the same array.
  */
-export const sharedComponentTools: readonly ToolDefinition[] = [
-  {
-    ...contextCoordinatorSpec,
-    execute: (input: ContextCoordinatorInput, context: ToolExecutionContext) =>
-      coordinateContext(workspaceOf(context), input),
-  },
-  {
-    ...memoryManagerSpec,
-    execute: (input: MemoryManagerInput, context: ToolExecutionContext) =>
-      manageMemory(workspaceOf(context), input),
-  },
-  {
-    ...flowStackSpec,
-    execute: (input: FlowStackInput, context: ToolExecutionContext) =>
-      readFlowStack(workspaceOf(context), input),
-  },
-] as ToolDefinition[];
+export function sharedComponentTools(): readonly ToolDefinition[] {
+  const { contextCoordinator, memoryManager, flowStack } = componentToolSpecs();
+  shared ??= [
+    {
+      ...contextCoordinator,
+      execute: (input: ContextCoordinatorInput, context: ToolExecutionContext) =>
+        coordinateContext(workspaceOf(context), input),
+    },
+    {
+      ...memoryManager,
+      execute: (input: MemoryManagerInput, context: ToolExecutionContext) =>
+        manageMemory(workspaceOf(context), input),
+    },
+    {
+      ...flowStack,
+      execute: (input: FlowStackInput, context: ToolExecutionContext) =>
+        readFlowStack(workspaceOf(context), input),
+    },
+  ] as ToolDefinition[];
+  return shared;
+}

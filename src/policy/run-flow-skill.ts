@@ -114,7 +114,7 @@ const withComponents = new WeakMap<ToolSet, ToolSet>();
 function withComponentTools(flowTools: ToolSet): ToolSet {
   let set = withComponents.get(flowTools);
   if (!set) {
-    set = createToolSet([...flowTools.values(), ...sharedComponentTools]);
+    set = createToolSet([...flowTools.values(), ...sharedComponentTools()]);
     withComponents.set(flowTools, set);
   }
   return set;

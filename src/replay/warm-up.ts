@@ -16,10 +16,10 @@ import type {
   LanguageModelV3GenerateResult,
 } from '@ai-sdk/provider';
 import type { Tracer } from '@opentelemetry/api';
-import { ProxyTracerProvider } from '@opentelemetry/api';
 import { z } from 'zod';
 import { defineFlow } from '../flow/index.js';
 import type { FastPathRule } from '../nlu/index.js';
+import { openTelemetry } from '../observe/index.js';
 import type { FlowSpec, StateStore, ThreadCommit } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import type { ToolDefinition } from '../tool/index.js';
@@ -75,6 +75,7 @@ export function warmUpProcess(create: (options: WarmUpAgentOptions) => WarmUpAge
 }
 
 async function dryRun(create: (options: WarmUpAgentOptions) => WarmUpAgent): Promise<WarmUpReport> {
+  const { ProxyTracerProvider } = openTelemetry();
   const start = performance.now();
   const store = failingOnce(createMemoryStore());
   const agent = create({

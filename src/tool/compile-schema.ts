@@ -3,10 +3,11 @@
  * another draft is ignored). Each schema is compiled once and the validator cached by the schema
  * object's identity, so validation on the hot path costs one lookup and one function call.
  */
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
+import type { Ajv2020, ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
 import type { JsonSchema } from '../spec/index.js';
+import { createDraft2020Validator } from '../util/index.js';
 
-const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
+let ajv: Ajv2020 | undefined;
 const cache = new WeakMap<object, SchemaValidator>();
 // Ajv keeps every schema it compiled (its code scope holds them), so a schema object made afresh per turn
 // (a tool defined per skill run) must not be compiled again: equal schemas share one validator.
@@ -23,7 +24,7 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
   if (typeof schema === 'boolean') {
     const hit = booleanValidators.get(schema);
     if (hit) return hit;
-    const validator = toValidator(ajv.compile(schema));
+    const validator = toValidator(compileWithAjv(schema));
     booleanValidators.set(schema, validator);
     return validator;
   }
@@ -31,10 +32,16 @@ export function compileSchema(schema: JsonSchema): SchemaValidator {
   if (hit) return hit;
   const { $schema: _ignored, ...rest } = schema as Record<string, unknown>;
   const text = JSON.stringify(rest);
-  const validator = byText.get(text) ?? toValidator(ajv.compile(rest));
+  const validator = byText.get(text) ?? toValidator(compileWithAjv(rest));
   byText.set(text, validator);
   cache.set(schema, validator);
   return validator;
+}
+
+/** Ajv is made with the first schema compiled, so an import of flowstack does not load it. */
+function compileWithAjv(schema: boolean | object): ValidateFunction {
+  ajv ??= createDraft2020Validator({ allErrors: true, strict: false, validateFormats: false });
+  return ajv.compile(schema);
 }
 
 function toValidator(validate: ValidateFunction): SchemaValidator {

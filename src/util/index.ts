@@ -7,6 +7,7 @@ export {
 } from './backoff-delay.js';
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
+export { createDraft07Validator, createDraft2020Validator } from './create-json-schema-validator.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { type OptionalPeer, requireOptionalPeer } from './require-optional-peer.js';
 export {

@@ -3,8 +3,9 @@
  * once per meter. Through `@opentelemetry/api` only: with no meter provider registered the histograms are
  * the API's no-ops, and recording costs next to nothing.
  */
-import { type Attributes, type Histogram, type Meter, metrics } from '@opentelemetry/api';
+import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
 import { genAi, genAiMetric, genAiOperation } from '../gen-ai-attributes.js';
+import { openTelemetry } from './open-telemetry.js';
 
 export interface GenAiMetrics {
   /** One finished or failed model call: its duration, and its tokens when it finished. */
@@ -22,7 +23,7 @@ export interface GenAiMetrics {
 const byMeter = new WeakMap<Meter, GenAiMetrics>();
 
 /** The metrics of `meter`, or of the global meter `flowstack` (a no-op until an SDK registers one). */
-export function genAiMetricsOf(meter: Meter = metrics.getMeter('flowstack')): GenAiMetrics {
+export function genAiMetricsOf(meter: Meter = openTelemetry().metrics.getMeter('flowstack')): GenAiMetrics {
   let made = byMeter.get(meter);
   if (!made) {
     made = createGenAiMetrics(meter);

@@ -5,7 +5,7 @@
  * progress for those who listen.
  */
 import type { LanguageModelV3, LanguageModelV3CallOptions } from '@ai-sdk/provider';
-import { type Attributes, SpanKind } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { messageOfThrown, readThrownField } from '../../errors/index.js';
 import { flowstackAttribute as fs, genAi, genAiOperation, genAiProviderName } from '../gen-ai-attributes.js';
 import {
@@ -15,6 +15,7 @@ import {
   toGenAiToolDefinitions,
 } from './gen-ai-messages.js';
 import type { ModelCallEnd, ModelCallRecord } from './instrument-model.js';
+import { openTelemetry } from './open-telemetry.js';
 import type { TurnReporter } from './turn-reporter.js';
 
 export function startModelCall(
@@ -31,7 +32,7 @@ export function startModelCall(
   const provider = genAiProviderName(model.provider);
   const span = reporter.startChild(
     `${genAiOperation.chat} ${model.modelId}`,
-    SpanKind.CLIENT,
+    openTelemetry().SpanKind.CLIENT,
     () => {
       const spanAttributes: Attributes = {
         [genAi.operationName]: genAiOperation.chat,

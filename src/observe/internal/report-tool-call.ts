@@ -2,9 +2,10 @@
  * One tool execution as a turn reports it: an `execute_tool` span (arguments and result when content is
  * recorded) and `tool-call` / `tool-execution` progress for those who listen.
  */
-import { type Attributes, SpanKind } from '@opentelemetry/api';
+import type { Attributes } from '@opentelemetry/api';
 import { flowstackAttribute as fs, genAi, genAiOperation } from '../gen-ai-attributes.js';
 import type { InstrumentableTool, ObservedToolCall } from '../turn-telemetry-types.js';
+import { openTelemetry } from './open-telemetry.js';
 import type { TurnReporter } from './turn-reporter.js';
 
 export async function reportToolCall<T>(
@@ -17,7 +18,7 @@ export async function reportToolCall<T>(
   const parent = reporter.innermost();
   const span = reporter.startChild(
     `${genAiOperation.executeTool} ${tool.name}`,
-    SpanKind.INTERNAL,
+    openTelemetry().SpanKind.INTERNAL,
     () => {
       const spanAttributes: Attributes = {
         [genAi.operationName]: genAiOperation.executeTool,

@@ -8,8 +8,9 @@
  * changes, told apart by `op`) are marked with Ajv's `discriminator`, so a change is checked against its
  * own branch only.
  */
-import { Ajv, type ValidateFunction } from 'ajv/dist/ajv.js';
+import type { ValidateFunction } from 'ajv/dist/ajv.js';
 import { z } from 'zod';
+import { createDraft07Validator } from '../../util/index.js';
 import { threadSnapshotSchema } from '../thread-snapshot-schema.js';
 
 let compiled: ValidateFunction | undefined;
@@ -26,7 +27,7 @@ function compile(): ValidateFunction {
     unrepresentable: 'throw',
   }) as Record<string, unknown>;
   markDiscriminators(schema);
-  const ajv = new Ajv({
+  const ajv = createDraft07Validator({
     strict: false,
     strictNumbers: true,
     allErrors: false,
