@@ -131,7 +131,12 @@ try {
   sql = error.name + ': ' + error.message;
 }
 const subpaths = { blocks, server, postgres, redis, bullmq };
+// \`ModelError.isInstance(e)\` compares class names: the build must keep each error class named as exported.
+const errorClasses = Object.entries(flowstack).filter(([name, value]) => name.endsWith('Error') && typeof value === 'function');
+const misnamed = errorClasses.filter(([name, value]) => value.name !== name).map(([name, value]) => name + ' is ' + value.name);
 console.log(JSON.stringify({
+  errorClasses: errorClasses.length,
+  misnamed,
   reply,
   chart,
   sqlite,
@@ -218,11 +223,15 @@ describe('the published package', () => {
       reply: string;
       chart: { script?: string; status?: number; type?: string; cache?: string; banner?: string };
       sqlite: string;
+      errorClasses: number;
+      misnamed: string[];
       mcp: string;
       sql: string;
       exports: Record<string, number>;
     };
     expect(result.reply).toBe('It is 21 °C in Oslo.');
+    expect(result.errorClasses).toBeGreaterThan(10);
+    expect(result.misnamed).toEqual([]);
     // The page's charting library: the version installed in the user's project, served by flowstack.
     const charting = JSON.parse(
       readFileSync(join(project, 'node_modules/chart.js/package.json'), 'utf8'),

@@ -31,10 +31,19 @@ export class FlowstackError extends Error {
     if (typeof error !== 'object' || error === null || (error as Record<symbol, unknown>)[marker] !== true)
       return false;
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
-    return (this as unknown) === FlowstackError || (error as { name?: unknown }).name === this.name;
+    const type = this;
+    return isBaseClass(type) || (error as { name?: unknown }).name === type.name;
   }
 
   toJSON(): Record<string, unknown> {
     return { name: this.name, code: this.code, message: this.message };
   }
+}
+
+/**
+ * Whether the check was called on the base class, which every flowstack error passes. Outside the class
+ * body, so that the built package keeps the class's own name (`FlowstackError.name`).
+ */
+function isBaseClass(type: unknown): boolean {
+  return type === FlowstackError;
 }
