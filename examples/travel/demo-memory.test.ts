@@ -21,7 +21,7 @@ function liveHeap(): number {
 }
 
 describe('the bundled demo model behind `flowstack serve`', () => {
-  it('runs 2,000 turns at flat memory: it keeps only its latest calls', async () => {
+  it('runs 2,800 turns at flat memory: it keeps only its latest calls', async () => {
     // As `flowstack serve travel` without FLOWSTACK_MODEL runs it: the demo model, a store on disk.
     const example = createTravelExample({
       store: createSqliteStore({ path: join(dir, 'demo.db') }),
@@ -39,8 +39,10 @@ describe('the bundled demo model behind `flowstack serve`', () => {
         expect(result.reply).toContain('Found 2 flights to Paris');
       }
     };
-    // Warm up (compiled code, statement caches, the record filled to its bound), then measure.
-    await send(400);
+    // Warm up (compiled code, statement caches, the record filled to its bound), then measure. Code the
+    // engine still compiles counts in the heap: after 400 turns it added about 0.75 KB a turn over the next
+    // 1,600, after 1,200 about 0.4 KB.
+    await send(1_200);
     const before = liveHeap();
     await send(1_600);
     const after = liveHeap();

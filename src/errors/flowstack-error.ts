@@ -31,8 +31,7 @@ export class FlowstackError extends Error {
     if (typeof error !== 'object' || error === null || (error as Record<symbol, unknown>)[marker] !== true)
       return false;
     // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass the check was called on.
-    const type = this;
-    return isBaseClass(type) || (error as { name?: unknown }).name === type.name;
+    return isBaseClass(this) || (error as { name?: unknown }).name === this.name;
   }
 
   toJSON(): Record<string, unknown> {
