@@ -42,7 +42,7 @@ export interface TelemetryScope {
   end(result?: { status?: string; error?: unknown }): void;
 }
 
-/** A tool as telemetry needs it: any object with a name, a description and an `execute`. */
+/** A tool as telemetry needs it: an object with a name, a description and an `execute`. */
 export interface InstrumentableTool {
   name: string;
   description: string;
