@@ -26,6 +26,7 @@ const order = [
   ['policy/run'],
   ['plan/loop'],
   ['replay', 'schedule'],
+  ['options'],
   ['agent'],
   ['server', 'cli', 'ui', 'test', 'mcp'],
 ];

@@ -7,15 +7,15 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { defineFlow } from '../flow/index.js';
+import { defaultAgentLimits } from '../options/index.js';
 import type { StateStore } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import type { Clock } from '../util/index.js';
-import type { AgentLimits, AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
-import { defaultAgentLimits } from './default-limits.js';
 import { flowInstance, seedStack } from './fixtures/test-domain.js';
+import type { AgentLimits, AgentOptions } from './index.js';
 
 const start = 1_000_000;
 const standing = (now: number): Clock => ({ now: () => now, sleep: () => new Promise(() => {}) });

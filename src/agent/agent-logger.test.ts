@@ -14,8 +14,8 @@ import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
-import type { AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
+import type { AgentOptions } from './index.js';
 
 const githubToken = `ghp_${'a1B2c3D4e5'.repeat(3)}x`;
 

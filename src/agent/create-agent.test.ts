@@ -11,8 +11,8 @@ import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
-import type { ThreadView } from './agent-types.js';
 import { createAgent } from './create-agent.js';
+import type { ThreadView } from './index.js';
 
 const weatherFlow = defineFlow({
   name: 'get_weather',

@@ -1,13 +1,14 @@
 /**
- * `createAgent()`: the agent's options become one frozen configuration (`agent-config.ts`), and each
+ * `createAgent()`: the agent's options become one frozen configuration (`options/agent-config.ts`), and each
  * entry point runs on it — a message (`send-message.ts`), an answer to a suspension (`resume-thread.ts`),
- * a read or a rollback (`thread-views.ts`), a deletion (`delete-thread.ts`). A turn itself is the machine of `turn-machine.ts` performed by
+ * a read or a rollback (`thread-views.ts`), a deletion (`delete-thread.ts`). A turn itself is the machine of `turn/turn-machine.ts` performed by
  * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-machine.md.
  */
 import { sweepFileSnapshots } from '../consistency/index.js';
+import type { AgentOptions } from '../options/index.js';
+import { resolveAgentConfig } from '../options/index.js';
 import { warmUpProcess } from '../replay/index.js';
-import { resolveAgentConfig } from './agent-config.js';
-import type { Agent, AgentOptions } from './agent-types.js';
+import type { Agent } from './agent-types.js';
 import { deleteThread } from './delete-thread.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
 import { resumeThread } from './resume-thread.js';

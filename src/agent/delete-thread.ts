@@ -5,8 +5,8 @@
  * it again finishes the job.
  */
 import { ConfigurationError, ThreadNotFoundError } from '../errors/index.js';
-import type { AgentConfig } from './agent-config.js';
-import type { DeletedThread, DeleteThreadOptions } from './agent-types.js';
+import type { AgentConfig, DeleteThreadOptions } from '../options/index.js';
+import type { DeletedThread } from './agent-types.js';
 import { loadOwnedThread } from './send-message.js';
 
 export async function deleteThread(

@@ -6,8 +6,8 @@ import { executeFlow } from '../policy/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
-import type { AgentOptions } from './agent-types.js';
 import { createAgent } from './create-agent.js';
+import type { AgentOptions } from './index.js';
 
 const countUp = defineFlow({
   name: 'count_up',

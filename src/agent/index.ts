@@ -1,22 +1,23 @@
 export type { AgentFileOptions, RollbackOptions } from '../consistency/index.js';
-export { closingParts, toTurnStreamPart } from '../turn/index.js';
 export type {
-  Agent,
-  AgentLimits,
   AgentOptions,
   AgentTelemetryOptions,
-  ConversationMessage,
-  DeletedThread,
   DeleteThreadOptions,
-  ExecutionOptions,
   ResumeOptions,
   SendOptions,
+} from '../options/index.js';
+export { defaultAgentLimits, defaultBounds } from '../options/index.js';
+export type { WarmUpReport } from '../replay/index.js';
+export type { ExecutionOptions } from '../spec/index.js';
+export type {
+  AgentLimits,
+  ConversationMessage,
   SuspensionView,
   ThreadView,
   TurnResult,
   TurnStatus,
   TurnStreamPart,
-  WarmUpReport,
-} from './agent-types.js';
+} from '../turn/index.js';
+export { closingParts, toTurnStreamPart } from '../turn/index.js';
+export type { Agent, DeletedThread } from './agent-types.js';
 export { createAgent } from './create-agent.js';
-export { defaultAgentLimits, defaultBounds } from './default-limits.js';

@@ -7,6 +7,7 @@ import type { LanguageModelV3Prompt } from '@ai-sdk/provider';
 import { ThreadBusyError } from '../errors/index.js';
 import { answerWaitingFlow } from '../hitl/resume/index.js';
 import type { TurnTelemetry } from '../observe/index.js';
+import type { AgentConfig, SendOptions } from '../options/index.js';
 import { mergeExecutionOptions, type PlanOptions, resolveExecutionConfig } from '../plan/index.js';
 import type { PlanRuntime } from '../plan/loop/index.js';
 import type { LoopContext } from '../policy/run/index.js';
@@ -35,8 +36,6 @@ import {
   toModelPrompt,
 } from '../turn/index.js';
 import type { StopSource } from '../util/index.js';
-import type { AgentConfig } from './agent-config.js';
-import type { SendOptions } from './agent-types.js';
 
 /**
  * A send that holds the thread's lease: the lease stops the turn's work when it is lost; `live` tells

@@ -5,12 +5,11 @@
  */
 import { ThreadNotFoundError } from '../errors/index.js';
 import { describeAnswer, recordAnswer } from '../hitl/resume/index.js';
+import type { AgentConfig, ResumeOptions } from '../options/index.js';
 import { closeInterruptedTurn, interruptedTurnOf } from '../replay/index.js';
 import type { TurnResult } from '../turn/index.js';
 import { type LiveTurn, runLiveTurn } from '../turn/index.js';
 import type { StopSource } from '../util/index.js';
-import type { AgentConfig } from './agent-config.js';
-import type { ResumeOptions } from './agent-types.js';
 import type { LeasedSend } from './open-turn.js';
 import { runTurn } from './run-turn.js';
 import { loadOwnedThread } from './send-message.js';

@@ -1,11 +1,12 @@
 /**
- * The turn's imperative shell (DESIGN.md §1): open the turn, then ask the pure machine (`turn-machine.ts`)
+ * The turn's imperative shell (DESIGN.md §1): open the turn, then ask the pure machine (`turn/turn-machine.ts`)
  * for the next effect and perform it until the machine says finish; then save and answer. Every effect
  * lives in a file of its own. Pseudo-code in docs/architecture/turn-machine.md.
  */
 import { ModelError } from '../errors/index.js';
 import { activeFlow } from '../flow/index.js';
 import { createTurnTelemetry, type TurnTelemetry } from '../observe/index.js';
+import type { AgentConfig } from '../options/index.js';
 import { runPlan } from '../plan/loop/index.js';
 import { runActiveFlow } from '../policy/run/index.js';
 import { abandonTurn } from '../replay/index.js';
@@ -16,16 +17,19 @@ import {
   observe,
   popFinished,
   record,
+  startProgress,
+  stepTurn,
+  type TurnEffect,
+  type TurnEvent,
   type TurnResult,
+  type TurnView,
   update,
 } from '../turn/index.js';
 import { cloneData } from '../util/index.js';
-import type { AgentConfig } from './agent-config.js';
 import { finishTurn } from './finish-turn.js';
 import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
 import { routeMessage } from './route-message.js';
 import { settleAfterReply } from './settle-after-reply.js';
-import { startProgress, stepTurn, type TurnEffect, type TurnEvent, type TurnView } from './turn-machine.js';
 
 export async function runTurn(
   config: AgentConfig,

@@ -6,6 +6,8 @@
 import { ThreadNotFoundError } from '../errors/index.js';
 import { describeSuspension, openSuspensions } from '../hitl/resume/index.js';
 import { isStopMessage, prepareInput } from '../nlu/index.js';
+import type { AgentConfig, SendOptions } from '../options/index.js';
+import { assertSendExecution } from '../options/index.js';
 import {
   assertSameRequest,
   closeInterruptedTurn,
@@ -15,9 +17,6 @@ import {
   repeatedResult,
 } from '../replay/index.js';
 import { type LoadedThread, loadOrCreateThread, runLiveTurn, type TurnResult } from '../turn/index.js';
-import type { AgentConfig } from './agent-config.js';
-import type { SendOptions } from './agent-types.js';
-import { assertSendExecution } from './check-agent-options.js';
 import type { LeasedSend } from './open-turn.js';
 import { runTurn } from './run-turn.js';
 

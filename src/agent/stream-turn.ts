@@ -5,10 +5,10 @@
  * caller's signal, stops the turn as a user's stop does, and the iterator returns once the turn has
  * settled, so the thread is free again (docs/decisions/0060).
  */
+
+import type { AgentConfig, SendOptions } from '../options/index.js';
 import type { TurnResult } from '../turn/index.js';
 import { closingParts, type TurnStreamPart, toTurnStreamPart } from '../turn/index.js';
-import type { AgentConfig } from './agent-config.js';
-import type { SendOptions } from './agent-types.js';
 import { sendMessage } from './send-message.js';
 
 type Settled = { ok: true; result: TurnResult } | { ok: false; error: unknown };

@@ -4,6 +4,7 @@
 import { listFileSnapshots, type RollbackOptions, rollbackFiles } from '../consistency/index.js';
 import { ThreadNotFoundError } from '../errors/index.js';
 import { describeSuspension, listSuspensions } from '../hitl/resume/index.js';
+import type { AgentConfig } from '../options/index.js';
 import type { RollbackReport } from '../spec/index.js';
 import {
   commitTurn,
@@ -13,7 +14,6 @@ import {
   readRecentMessages,
   type ThreadView,
 } from '../turn/index.js';
-import type { AgentConfig } from './agent-config.js';
 import { loadOwnedThread } from './send-message.js';
 
 export async function readThreadView(config: AgentConfig, threadId: string): Promise<ThreadView> {

@@ -10,6 +10,15 @@ export { scheduleBackgroundFlows } from './schedule-background.js';
 export { createThreadLease, type HoldLease, type ThreadLeaseOptions } from './thread-lease.js';
 export { openThreadTaint, recordThreadTaint } from './thread-taint.js';
 export { toModelPrompt } from './to-model-prompt.js';
+export {
+  startProgress,
+  stepTurn,
+  type TurnEffect,
+  type TurnEvent,
+  type TurnProgress,
+  type TurnStep,
+  type TurnView,
+} from './turn-machine.js';
 export { createTurnRecord, observe, record, type TurnState, type TurnTaint } from './turn-state.js';
 export { closingParts, type TurnStreamPart, toTurnStreamPart } from './turn-stream-part.js';
 export type {

@@ -39,8 +39,8 @@ import {
   type StopSource,
   systemClock,
 } from '../util/index.js';
+import type { AgentOptions } from './agent-options.js';
 import { createAgentToolSets } from './agent-tool-sets.js';
-import type { AgentOptions } from './agent-types.js';
 import { assertAgentOptions } from './check-agent-options.js';
 
 const defaultPersona =

@@ -9,7 +9,7 @@ import { ConfigurationError } from '../errors/index.js';
 import { checkModelVersion } from '../model/index.js';
 import { checkExecutionOptions, checkPlanOptions, type ExecutionEffects } from '../plan/index.js';
 import { defaultBounds, type ExecutionOptions } from '../spec/index.js';
-import type { AgentOptions } from './agent-types.js';
+import type { AgentOptions } from './agent-options.js';
 
 /** Every option of `createAgent`; the `Record` makes the compiler keep it complete. */
 const agentOptionNames: Readonly<Record<keyof AgentOptions, true>> = {
