@@ -65,11 +65,13 @@ export interface Agent {
   subscribe: SubscribeObservations;
   readonly store: StateStore;
   /**
-   * Runs a dry turn loop once per process, on a memory store of its own (none of this agent's flows,
-   * tools, model or store is used), so that the first real turn — often a crashed worker's turn taken
-   * over — does not pay for code running for the first time. Call it when a worker starts, before it
-   * takes work; `flowstack serve` and `flowstack worker` do. Never fails: a dry run that could not
-   * finish says why in its report (docs/decisions/0032).
+   * Runs a dry turn loop once per process, on a store of its own of this agent's store's kind (a private
+   * in-memory SQLite database for the SQLite store, else a memory store; none of this agent's flows,
+   * tools, model or store is used), then builds this agent's tools' schema checks (each tool's parser is
+   * run once on an empty object, its verdict dropped; no tool is called), so that the first real turn —
+   * often a crashed worker's turn taken over — does not pay for code running for the first time. Call it
+   * when a worker starts, before it takes work; `flowstack serve` and `flowstack worker` do. Never fails:
+   * a dry run that could not finish says why in its report (docs/decisions/0032, 0090).
    */
   warmUp(): Promise<WarmUpReport>;
   /**

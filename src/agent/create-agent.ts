@@ -5,9 +5,9 @@
  * the shell of `run-turn.ts`; pseudo-code in docs/architecture/turn-machine.md.
  */
 import { sweepFileSnapshots } from '../consistency/index.js';
-import type { AgentOptions } from '../options/index.js';
-import { resolveAgentConfig } from '../options/index.js';
-import { warmUpProcess } from '../replay/index.js';
+import { type AgentConfig, type AgentOptions, resolveAgentConfig } from '../options/index.js';
+import { dryRunStoreKind, type WarmUpReport, warmUpProcess } from '../replay/index.js';
+import { prepareToolSchemas } from '../tool/index.js';
 import type { Agent } from './agent-types.js';
 import { deleteThread } from './delete-thread.js';
 import { prepareFirstTurn } from './prepare-first-turn.js';
@@ -38,7 +38,7 @@ export function createAgent(options: AgentOptions): Agent {
     deleteThread: (deleteOptions) => deleteThread(config, deleteOptions),
     subscribe: (listener, subscribeOptions) => bus.subscribe(listener, subscribeOptions),
     store,
-    warmUp: () => warmUpProcess(createAgent),
+    warmUp: () => warmUpAgent(config),
     sweepFileSnapshots: () =>
       files.keep
         ? sweepFileSnapshots({ store: files.store, keep: files.keep, now: clock.now() })
@@ -46,4 +46,13 @@ export function createAgent(options: AgentOptions): Agent {
     // Background flows still being saved are let finish first.
     close: () => config.liveTurns.drain().then(() => store.close()),
   };
+}
+
+/**
+ * The process's dry run, on a store of the agent's kind, then the agent's own tools' schemas built
+ * (docs/decisions/0032, 0090).
+ */
+async function warmUpAgent(config: AgentConfig): Promise<WarmUpReport> {
+  const report = await warmUpProcess(createAgent, dryRunStoreKind(config.store));
+  return { ...report, tools: await prepareToolSchemas(config.tools.values()) };
 }

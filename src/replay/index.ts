@@ -23,4 +23,11 @@ export {
 } from './record-model-calls.js';
 export { decodeRecordedAnswer, encodeRecordedAnswer, type RecordedAnswer } from './recorded-answer.js';
 export { interruptedAuditSummary, settleInterruptedAudit } from './settle-interrupted-audit.js';
-export { type WarmUpAgent, type WarmUpAgentOptions, type WarmUpReport, warmUpProcess } from './warm-up.js';
+export {
+  type DryRunStoreKind,
+  dryRunStoreKind,
+  type WarmUpAgent,
+  type WarmUpAgentOptions,
+  type WarmUpReport,
+  warmUpProcess,
+} from './warm-up.js';

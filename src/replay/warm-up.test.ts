@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { trace } from '@opentelemetry/api';
 import {
   BasicTracerProvider,
@@ -8,14 +11,14 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/index.js';
 import { defineFlow } from '../flow/index.js';
-import { createMemoryStore } from '../store/index.js';
+import type { StateStore } from '../spec/index.js';
+import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import { createScriptedModel } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 
-function userAgent() {
+function userAgent(store: StateStore = createMemoryStore()) {
   const model = createScriptedModel({ steps: [{ text: 'Hello.', repeat: true }] });
   const executed: string[] = [];
-  const store = createMemoryStore();
   const agent = createAgent({
     model,
     store,
@@ -78,7 +81,72 @@ describe('agent.warmUp', () => {
     const first = userAgent();
     const second = userAgent();
     const report = await first.agent.warmUp();
-    expect(await second.agent.warmUp()).toBe(report);
+    // The same dry run (its duration to the microsecond included), not a second one.
+    expect(await second.agent.warmUp()).toEqual(report);
+    expect(report).toMatchObject({ store: 'memory', tools: 1 });
     expect(second.model.calls).toHaveLength(0);
+  });
+
+  it('runs on a private in-memory SQLite database for a SQLite agent, leaving its file untouched', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'flowstack-warm-up-'));
+    try {
+      const store = createSqliteStore({ path: join(folder, 'agent.db') });
+      const { agent, model, executed } = userAgent(store);
+      const memoryReport = await userAgent().agent.warmUp();
+      const report = await agent.warmUp();
+      expect(report).toMatchObject({ warmed: true, tookOver: true, store: 'sqlite', tools: 1 });
+      // A dry run of its own, not the memory store's.
+      expect(report.ms).not.toBe(memoryReport.ms);
+      expect(model.calls).toHaveLength(0);
+      expect(executed).toEqual([]);
+      expect(await store.listThreads()).toEqual([]);
+      const turn = await agent.send({ threadId: 't1', text: 'hello' });
+      expect(turn.status).toBe('completed');
+      await agent.close();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it("builds the agent's tools' checks without calling a tool; a parser that throws is skipped", async () => {
+    const broken = defineTool({
+      name: 'broken',
+      description: 'Its parser throws.',
+      input: z.object({ text: z.string() }),
+      execute: () => 'never',
+    });
+    const calls: unknown[] = [];
+    const parsed = defineTool({
+      name: 'parsed',
+      description: 'Its parser is watched.',
+      input: z.object({ text: z.string() }),
+      execute: () => 'never',
+    });
+    const agent = createAgent({
+      model: createScriptedModel({ steps: [{ text: 'Hello.', repeat: true }] }),
+      store: createMemoryStore(),
+      flows: [],
+      tools: [
+        {
+          ...broken,
+          parseInput: () => {
+            throw new Error('a parser that throws');
+          },
+        },
+        {
+          ...parsed,
+          parseInput: (input: unknown) => {
+            calls.push(input);
+            return parsed.parseInput?.(input) ?? Promise.resolve({ valid: true, value: input });
+          },
+        },
+      ],
+    });
+    const report = await agent.warmUp();
+    expect(report.warmed).toBe(true);
+    expect(report.tools).toBe(1);
+    // The parser ran once, on an empty object; the tool itself was not called (its turn would say so).
+    expect(calls).toEqual([{}]);
+    await agent.close();
   });
 });

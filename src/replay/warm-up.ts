@@ -1,9 +1,11 @@
 /**
- * A dry run of the turn loop, once per process, before a worker takes real work (docs/decisions/0032).
- * A fresh process is slow at everything it does for the first time — its code has not run yet and Zod has
- * not built its parsers — so the first turn of a new worker, often a crashed worker's turn that it takes
- * over, would be several times slower than the next. The dry run sends a few turns through an agent of its
- * own on a memory store: a fast-path route, a skill run with tool calls through the whole safety pipeline,
+ * A dry run of the turn loop, once per process and kind of store, before a worker takes real work
+ * (docs/decisions/0032, 0090). A fresh process is slow at everything it does for the first time — its code
+ * has not run yet and Zod has not built its parsers — so the first turn of a new worker, often a crashed
+ * worker's turn that it takes over, would be several times slower than the next. The dry run sends a few
+ * turns through an agent of its own on a store of its own, of the kind the worker's agent uses (a private
+ * in-memory SQLite database for the SQLite store, so that its code runs too; a memory store otherwise): a
+ * fast-path route, a skill run with tool calls through the whole safety pipeline,
  * the commits, a second turn that loads and decodes the thread, and the takeover of a turn whose commit
  * failed (the path a crashed worker's turn takes). That round is run several times, each on a thread of
  * its own: up to `maxRounds`, none begun once `budgetMs` has passed (docs/decisions/0041).
@@ -21,7 +23,7 @@ import { defineFlow } from '../flow/index.js';
 import type { FastPathRule } from '../nlu/index.js';
 import { openTelemetry } from '../observe/index.js';
 import type { FlowSpec, StateStore, ThreadCommit } from '../spec/index.js';
-import { createMemoryStore } from '../store/index.js';
+import { createMemoryStore, createSqliteStore } from '../store/index.js';
 import type { ToolDefinition } from '../tool/index.js';
 import { defineTool } from '../tool/index.js';
 
@@ -51,8 +53,15 @@ export interface WarmUpReport {
   /** Whether turns left behind by a failed commit were taken over (replayed, then closed). */
   tookOver: boolean;
   ms: number;
+  /** The kind of store the dry run ran on: `sqlite` when the agent's store is the SQLite store. */
+  store: DryRunStoreKind;
+  /** How many of the agent's own tools had their schemas built (`prepareToolSchemas`). */
+  tools: number;
   reason?: string;
 }
+
+/** The dry run's own store: a private in-memory SQLite database, or a memory store. */
+export type DryRunStoreKind = 'sqlite' | 'memory';
 
 const toolCallsPerTurn = 3;
 /** Rounds after which a first takeover runs as fast as later ones (docs/decisions/0041). */
@@ -63,21 +72,40 @@ const flowName = 'flowstack_warm_up';
 const toolName = 'flowstack_warm_up_echo';
 const request = 'flowstack warm-up';
 
-let done: Promise<WarmUpReport> | undefined;
+type ProcessReport = Omit<WarmUpReport, 'tools'>;
+const done = new Map<DryRunStoreKind, Promise<ProcessReport>>();
 
-/**
- * Runs the dry run the first time it is called in the process; later calls get the same report.
- * `create` is `createAgent` (passed in, so this module does not import the module that calls it).
- */
-export function warmUpProcess(create: (options: WarmUpAgentOptions) => WarmUpAgent): Promise<WarmUpReport> {
-  done ??= dryRun(create);
-  return done;
+/** The dry run's kind of store for an agent's store: SQLite for the SQLite store, else memory. */
+export function dryRunStoreKind(store: StateStore): DryRunStoreKind {
+  return (store as { kind?: unknown }).kind === 'sqlite' ? 'sqlite' : 'memory';
 }
 
-async function dryRun(create: (options: WarmUpAgentOptions) => WarmUpAgent): Promise<WarmUpReport> {
+/**
+ * Runs the dry run the first time it is called in the process for a kind of store; later calls get the
+ * same report. `create` is `createAgent` (passed in, so this module does not import the module that
+ * calls it).
+ */
+export function warmUpProcess(
+  create: (options: WarmUpAgentOptions) => WarmUpAgent,
+  kind: DryRunStoreKind = 'memory',
+): Promise<ProcessReport> {
+  let report = done.get(kind);
+  if (!report) {
+    report = dryRun(create, kind);
+    done.set(kind, report);
+  }
+  return report;
+}
+
+async function dryRun(
+  create: (options: WarmUpAgentOptions) => WarmUpAgent,
+  kind: DryRunStoreKind,
+): Promise<ProcessReport> {
   const { ProxyTracerProvider } = openTelemetry();
   const start = performance.now();
-  const store = failingOnce(createMemoryStore());
+  const store = failingOnce(
+    kind === 'sqlite' ? createSqliteStore({ path: ':memory:' }) : createMemoryStore(),
+  );
   const agent = create({
     model: warmUpModel(),
     flows: [
@@ -106,12 +134,13 @@ async function dryRun(create: (options: WarmUpAgentOptions) => WarmUpAgent): Pro
   let rounds = 0;
   let turns = 0;
   let tookOver = false;
-  const report = (warmed: boolean, reason?: string): WarmUpReport => ({
+  const report = (warmed: boolean, reason?: string): ProcessReport => ({
     warmed,
     rounds,
     turns,
     tookOver,
     ms: performance.now() - start,
+    store: kind,
     ...(reason !== undefined ? { reason } : {}),
   });
   try {

@@ -44,6 +44,7 @@ export {
   type ParseSkillCallsOptions,
   parseSkillCalls,
 } from './parse-skill-calls.js';
+export { prepareToolSchemas } from './prepare-tool-schemas.js';
 export {
   type AiSdkSchemaLike,
   type ReadSchema,
