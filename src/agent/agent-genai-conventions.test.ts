@@ -6,32 +6,11 @@ import {
   SimpleSpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
-
-const secret = 'sk-proj-Abc123Def456Ghi789Jkl012Mno345Pqr678';
-
-const weatherFlow = defineFlow({
-  name: 'get_weather',
-  intent: 'read',
-  description: 'Tell the weather in a city.',
-  slots: [{ name: 'city', type: 'text', priority: 'required', description: 'City', question: 'Which city?' }],
-  tools: ['lookup_weather'],
-  skill: 'Look up the weather in {{city}} and report it.',
-});
-
-const lookupWeather = defineTool({
-  name: 'lookup_weather',
-  description: 'Current weather for a city.',
-  input: z.object({ city: z.string(), apiKey: z.string().optional() }),
-  idempotent: true,
-  execute: ({ city }) => ({ city, celsius: 21 }),
-});
+import { lookupWeather, secret, weatherFlow } from './fixtures/weather-flow.js';
 
 const script: ScriptStep[] = [
   {

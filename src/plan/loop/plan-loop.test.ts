@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import { call, createTripDomain, finish, stepAbout } from '../../agent/fixtures/plan-domain.js';
+import { tripPlan } from '../../agent/fixtures/trip-plan-model.js';
 import type { AgentOptions } from '../../agent/index.js';
 import { createAgent } from '../../agent/index.js';
 import { defineFlow } from '../../flow/index.js';
@@ -50,40 +51,9 @@ function promptText(prompt: readonly { content: unknown }[] | undefined): string
     .join('\n');
 }
 
-const fourItemPlan = {
-  title: 'Weekend in Lisbon',
-  items: [
-    {
-      id: 'flights',
-      description: 'Find flights to Lisbon',
-      flow: 'search_flights',
-      slots: { destination: 'Lisbon' },
-    },
-    {
-      id: 'weather',
-      description: 'Check the weather in Lisbon',
-      flow: 'check_weather',
-      slots: { city: 'Lisbon' },
-    },
-    {
-      id: 'hotels',
-      description: 'Find a hotel in Lisbon',
-      flow: 'find_hotels',
-      slots: { city: 'Lisbon' },
-      dependsOn: ['flights'],
-    },
-    {
-      id: 'itinerary',
-      description: 'Write a two-day itinerary',
-      stepType: 'reasoning',
-      dependsOn: ['flights', 'weather', 'hotels'],
-    },
-  ],
-};
-
 const fourItemScript: ScriptStep[] = [
   { match: { phase: 'predict' }, json: { flow: 'plan', slots: {} } },
-  { match: { phase: 'plan' }, json: fourItemPlan },
+  { match: { phase: 'plan' }, json: tripPlan },
   { match: { phase: 'skill', flow: 'search_flights' }, ...call('find_flights', { destination: 'Lisbon' }) },
   { match: { phase: 'skill', flow: 'search_flights' }, ...finish({ summary: 'TP123 to Lisbon at €120' }) },
   { match: { phase: 'replan' }, json: { decision: 'continue' } },
