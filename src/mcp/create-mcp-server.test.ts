@@ -3,59 +3,12 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { type CallToolResult, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent } from '../agent/index.js';
-import { defineFlow } from '../flow/index.js';
-import { createMemoryStore } from '../store/index.js';
-import { createScriptedModel } from '../test/index.js';
-import { defineTool } from '../tool/index.js';
+import { createTransferAgent } from '../server/fixtures/transfer-agent.js';
 import { createMcpHttpHandler, createMcpServer, type McpTurnOutcome } from './index.js';
-
-/** An agent whose one flow pays with a restricted tool that needs a person's yes for every call. */
-function createPaymentAgent() {
-  const paid: string[] = [];
-  const payBills = defineFlow({
-    name: 'pay_bills',
-    intent: 'transform',
-    description: 'Pay the bills the user names.',
-    slots: [],
-    tools: ['transfer'],
-    skill: 'Pay each bill with the transfer tool.',
-  });
-  const transfer = defineTool({
-    name: 'transfer',
-    description: 'Transfers money to a person.',
-    input: z.object({ to: z.string(), amount: z.number().positive() }),
-    capability: 'restricted',
-    execute: ({ to, amount }) => {
-      paid.push(`${to}:${amount}`);
-      return { ok: true, to, amount };
-    },
-  });
-  const model = createScriptedModel({
-    steps: [
-      { match: { phase: 'predict' }, json: { flow: 'pay_bills', slots: {} }, repeat: true },
-      {
-        match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
-        toolCalls: [{ toolName: 'transfer', input: { to: 'ana', amount: 10 }, callId: 'pay-ana' }],
-        repeat: true,
-      },
-      { match: { phase: 'skill' }, text: 'Paid ana 10.', repeat: true },
-    ],
-  });
-  const agent = createAgent({
-    model,
-    flows: [payBills],
-    tools: [transfer],
-    store: createMemoryStore(),
-    toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
-  });
-  return { agent, paid };
-}
 
 /** The official client connected in memory to the agent's server. */
 async function connect(
-  agent: ReturnType<typeof createPaymentAgent>['agent'],
+  agent: ReturnType<typeof createTransferAgent>['agent'],
   options: {
     elicit?: (message: string) => {
       action: 'accept' | 'decline' | 'cancel';
@@ -87,7 +40,7 @@ async function connect(
 
 describe('flowstack as an MCP server (official MCP client)', () => {
   it('lists send_message, answer and approve', async () => {
-    const { agent } = createPaymentAgent();
+    const { agent } = createTransferAgent({ repeat: true });
     const { client, close } = await connect(agent);
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(['answer', 'approve', 'send_message']);
@@ -97,7 +50,7 @@ describe('flowstack as an MCP server (official MCP client)', () => {
   });
 
   it('returns the suspension of a turn that waits, and runs the call once approve says yes', async () => {
-    const { agent, paid } = createPaymentAgent();
+    const { agent, paid } = createTransferAgent({ repeat: true });
     const { call, close } = await connect(agent);
     const first = await call('send_message', { threadId: 'bills', text: 'pay ana 10' });
     expect(first.outcome.status).toBe('suspended');
@@ -126,7 +79,7 @@ describe('flowstack as an MCP server (official MCP client)', () => {
   });
 
   it('never runs a rejected call, and says what went wrong for an unknown suspension', async () => {
-    const { agent, paid } = createPaymentAgent();
+    const { agent, paid } = createTransferAgent({ repeat: true });
     const { call, close } = await connect(agent);
     const first = await call('send_message', { text: 'pay ana 10' });
     const threadId = first.outcome.threadId;
@@ -145,7 +98,7 @@ describe('flowstack as an MCP server (official MCP client)', () => {
   });
 
   it('asks a client that supports elicitation for the approval, so send_message ends with the turn', async () => {
-    const { agent, paid } = createPaymentAgent();
+    const { agent, paid } = createTransferAgent({ repeat: true });
     const { call, asked, close } = await connect(agent, {
       elicit: () => ({ action: 'accept', content: { decision: 'approve' } }),
     });
@@ -158,14 +111,14 @@ describe('flowstack as an MCP server (official MCP client)', () => {
   });
 
   it('treats a declined elicitation as a rejection and a dismissed one as still open', async () => {
-    const declined = createPaymentAgent();
+    const declined = createTransferAgent({ repeat: true });
     const decline = await connect(declined.agent, { elicit: () => ({ action: 'decline' }) });
     const no = await decline.call('send_message', { threadId: 'b1', text: 'pay ana 10' });
     expect(no.outcome).toMatchObject({ status: 'completed', suspensions: [] });
     expect(declined.paid).toEqual([]);
     await decline.close();
 
-    const dismissed = createPaymentAgent();
+    const dismissed = createTransferAgent({ repeat: true });
     const dismiss = await connect(dismissed.agent, { elicit: () => ({ action: 'cancel' }) });
     const later = await dismiss.call('send_message', { threadId: 'b2', text: 'pay ana 10' });
     expect(later.outcome.status).toBe('suspended');
@@ -174,7 +127,7 @@ describe('flowstack as an MCP server (official MCP client)', () => {
   });
 
   it('serves the same tools over Streamable HTTP from a fetch handler', async () => {
-    const { agent, paid } = createPaymentAgent();
+    const { agent, paid } = createTransferAgent({ repeat: true });
     const handler = createMcpHttpHandler({ agent, principalOf: () => 'alice' });
     const client = new Client({ name: 'http-client', version: '1.0.0' });
     const transport = new StreamableHTTPClientTransport(new URL('http://agent.test/mcp'), {

@@ -1,12 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { createAgent, type TurnResult } from '../agent/index.js';
+import type { TurnResult } from '../agent/index.js';
 import { ThreadNotFoundError } from '../errors/index.js';
-import { defineFlow } from '../flow/index.js';
-import { createMemoryStore } from '../store/index.js';
-import { createScriptedModel } from '../test/index.js';
-import { defineTool } from '../tool/index.js';
 import { api, createWeatherAgent, startTestServer } from './fixtures/server-fixture.js';
+import { createTransferAgent } from './fixtures/transfer-agent.js';
 import type { ResumeOptions, RollbackOptions, ServerAgent } from './server-types.js';
 
 const running: Array<{ close(): Promise<void> }> = [];
@@ -106,7 +102,7 @@ describe('threads belong to their principal', () => {
   });
 
   it('with a real approval waiting, B can neither read, stream, answer nor roll back A’s thread, over HTTP or through the agent', async () => {
-    const { agent, done } = createPaymentAgent();
+    const { agent, paid } = createTransferAgent();
     const server = await startTestServer({ agent });
     running.push(server);
     const alice = api(server.url, 'alice');
@@ -151,7 +147,7 @@ describe('threads belong to their principal', () => {
     const view = await agent.readThread(threadId);
     expect(view.version).toBe(before?.version);
     expect(view.suspensions.map((s) => [s.id, s.status])).toEqual([[suspensionId, 'open']]);
-    expect(done).toEqual([]);
+    expect(paid).toEqual([]);
 
     // The owner reaches the rollback itself (no such snapshot), B only a thread that does not exist.
     const ownRollback = await alice(`/v1/threads/${threadId}/rollback`, {
@@ -169,7 +165,7 @@ describe('threads belong to their principal', () => {
     });
     expect(answered.status).toBe(200);
     expect(await answered.json()).toMatchObject({ status: 'completed', reply: 'Paid ana 10.' });
-    expect(done).toEqual(['ana:10']);
+    expect(paid).toEqual(['ana:10']);
     // The run is over: no question of it is left waiting.
     expect((await agent.readThread(threadId)).suspensions).toEqual([]);
   });
@@ -186,47 +182,6 @@ describe('threads belong to their principal', () => {
     await agent.close();
   });
 });
-
-/** An agent whose one flow pays with a restricted tool that needs a person's yes for every call. */
-function createPaymentAgent() {
-  const done: string[] = [];
-  const payBills = defineFlow({
-    name: 'pay_bills',
-    intent: 'transform',
-    description: 'Pay the bills the user names.',
-    slots: [],
-    tools: ['transfer'],
-    skill: 'Pay each bill with the transfer tool.',
-  });
-  const transfer = defineTool({
-    name: 'transfer',
-    description: 'Transfers money to a person.',
-    input: z.object({ to: z.string(), amount: z.number().positive() }),
-    capability: 'restricted',
-    execute: ({ to, amount }) => {
-      done.push(`${to}:${amount}`);
-      return { ok: true, to, amount };
-    },
-  });
-  const model = createScriptedModel({
-    steps: [
-      { match: { phase: 'predict' }, json: { flow: 'pay_bills', slots: {} }, repeat: true },
-      {
-        match: { phase: 'skill', prompt: (call) => !call.prompt.some((m) => m.role === 'tool') },
-        toolCalls: [{ toolName: 'transfer', input: { to: 'ana', amount: 10 }, callId: 'pay-ana' }],
-      },
-      { match: { phase: 'skill' }, text: 'Paid ana 10.' },
-    ],
-  });
-  const agent = createAgent({
-    model,
-    flows: [payBills],
-    tools: [transfer],
-    store: createMemoryStore(),
-    toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },
-  });
-  return { agent, done };
-}
 
 describe('client-chosen thread ids are per principal (issue 31, item 12)', () => {
   it('answers another principal’s id exactly as an unused one, and lets nobody take an id from another', async () => {
