@@ -6,22 +6,14 @@
 
 import type { Meter, Tracer } from '@opentelemetry/api';
 import type { A2AAgentReference, A2ADelegationLimits } from '../a2a/index.js';
-import type { AgentFileOptions, FileSnapshotSweep, RollbackOptions } from '../consistency/index.js';
+import type { AgentFileOptions } from '../consistency/index.js';
 import type { SupportedLanguageModel } from '../model/index.js';
 import type { FastPathRule } from '../nlu/index.js';
-import type { PriceTable, SubscribeObservations } from '../observe/index.js';
+import type { PriceTable } from '../observe/index.js';
 import type { PlanOptions } from '../plan/index.js';
-import type { WarmUpReport } from '../replay/index.js';
-import type {
-  ExecutionOptions,
-  FlowSpec,
-  Intent,
-  Logger,
-  RollbackReport,
-  StateStore,
-} from '../spec/index.js';
+import type { ExecutionOptions, FlowSpec, Intent, Logger, StateStore } from '../spec/index.js';
 import type { ToolBatchContext, ToolDefinition, ToolSource } from '../tool/index.js';
-import type { AgentLimits, ThreadView, TurnResult, TurnStreamPart } from '../turn/index.js';
+import type { AgentLimits } from '../turn/index.js';
 import type { Clock, IdGenerator, RandomSource } from '../util/index.js';
 
 export interface AgentOptions {
