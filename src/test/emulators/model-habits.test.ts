@@ -8,9 +8,9 @@ import type { LanguageModelV3 } from '@ai-sdk/provider';
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../../agent/index.js';
-import { defineFlow } from '../../flow/index.js';
 import { createMemoryStore } from '../../store/index.js';
 import { defineTool } from '../../tool/index.js';
+import { convertCurrencyFlow } from './fixtures/convert-currency-flow.js';
 import {
   type EmulatedProvider,
   type EmulatorScriptEntry,
@@ -56,24 +56,7 @@ describe.each(setups)(
       emulator = await startProviderEmulator(provider, script);
       const agent = createAgent({
         model: createModel(emulator.url),
-        flows: [
-          defineFlow({
-            name: 'convert_currency',
-            intent: 'read',
-            description: 'Convert an amount between currencies.',
-            slots: [
-              { name: 'amount', type: 'number', priority: 'required', description: 'Amount' },
-              {
-                name: 'to',
-                type: 'category',
-                options: ['EUR', 'GBP'],
-                priority: 'required',
-                description: 'To',
-              },
-            ],
-            tools: ['convert'],
-          }),
-        ],
+        flows: [convertCurrencyFlow],
         tools: [convert],
         store: createMemoryStore(),
         stream,

@@ -15,6 +15,7 @@ import { defineFlow } from '../../flow/index.js';
 import { createMemoryStore } from '../../store/index.js';
 import { defineTool, type ToolDefinition } from '../../tool/index.js';
 import { createSequentialIdGenerator } from '../../util/index.js';
+import { convertCurrencyFlow } from './fixtures/convert-currency-flow.js';
 import {
   type EmulatedCall,
   type EmulatedProvider,
@@ -118,24 +119,7 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
       });
       const agent = createAgent({
         model: createModel(emulator.url),
-        flows: [
-          defineFlow({
-            name: 'convert_currency',
-            intent: 'read',
-            description: 'Convert an amount between currencies.',
-            slots: [
-              { name: 'amount', type: 'number', priority: 'required', description: 'Amount' },
-              {
-                name: 'to',
-                type: 'category',
-                options: ['EUR', 'GBP'],
-                priority: 'required',
-                description: 'To',
-              },
-            ],
-            tools: ['convert'],
-          }),
-        ],
+        flows: [convertCurrencyFlow],
         tools: [convert],
         store: createMemoryStore(),
         stream,
