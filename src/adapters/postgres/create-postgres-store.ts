@@ -153,6 +153,17 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     const [row] = await query<Row<JournalEntry>>((s) => s.selectJournal, [key]);
     return row && dropNulls<JournalEntry>(row);
   };
+  // An insert that found its key taken: a separate statement sees the row even when its insert committed
+  // after ours began.
+  const readExistingJournal = async (key: string): Promise<JournalEntry> => {
+    const existing = await readJournal(key);
+    if (existing) return existing;
+    throw new StoreError({
+      reason: 'not_found',
+      store: kind,
+      message: `Journal entry '${key}' was neither inserted nor found.`,
+    });
+  };
 
   return {
     specVersion: 1,
@@ -253,15 +264,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
           entry.startedAt,
         ],
       );
-      if (inserted) return dropNulls<JournalEntry>(inserted);
-      // The key exists. A separate statement sees it even when its insert committed after ours began.
-      const existing = await readJournal(entry.key);
-      if (existing) return existing;
-      throw new StoreError({
-        reason: 'not_found',
-        store: kind,
-        message: `Journal entry '${entry.key}' was neither inserted nor found.`,
-      });
+      return inserted ? dropNulls<JournalEntry>(inserted) : readExistingJournal(entry.key);
     },
 
     async journalRecord(entry) {
@@ -280,14 +283,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
           entry.result,
         ],
       );
-      if (inserted) return dropNulls<JournalEntry>(inserted);
-      const existing = await readJournal(entry.key);
-      if (existing) return existing;
-      throw new StoreError({
-        reason: 'not_found',
-        store: kind,
-        message: `Journal entry '${entry.key}' was neither inserted nor found.`,
-      });
+      return inserted ? dropNulls<JournalEntry>(inserted) : readExistingJournal(entry.key);
     },
 
     async journalFinish({ key, status, result, finishedAt }) {
