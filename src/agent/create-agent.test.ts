@@ -12,16 +12,8 @@ import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
+import { weatherFlow } from './fixtures/weather-flow.js';
 import type { ThreadView } from './index.js';
-
-const weatherFlow = defineFlow({
-  name: 'get_weather',
-  intent: 'read',
-  description: 'Tell the weather in a city.',
-  slots: [{ name: 'city', type: 'text', priority: 'required', description: 'City', question: 'Which city?' }],
-  tools: ['lookup_weather'],
-  skill: 'Look up the weather in {{city}} and report it.',
-});
 
 function weatherTool(calls: string[]) {
   return defineTool({

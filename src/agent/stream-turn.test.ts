@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { defineFlow } from '../flow/index.js';
 import { secrets } from '../redact/fixtures/fake-secrets.js';
 import type { Observation } from '../spec/index.js';
 import { createMemoryStore } from '../store/index.js';
@@ -10,15 +9,7 @@ import type { TurnStreamPart } from '../turn/index.js';
 import { createSequentialIdGenerator } from '../util/index.js';
 import { createAgent } from './create-agent.js';
 import { type ChunkedStreamOptions, createChunkedStreamModel } from './fixtures/chunked-stream-model.js';
-
-const weatherFlow = defineFlow({
-  name: 'get_weather',
-  intent: 'read',
-  description: 'Tell the weather in a city.',
-  slots: [{ name: 'city', type: 'text', priority: 'required', description: 'City', question: 'Which city?' }],
-  tools: ['lookup_weather'],
-  skill: 'Look up the weather in {{city}} and report it.',
-});
+import { weatherFlow } from './fixtures/weather-flow.js';
 
 const lookupWeather = defineTool({
   name: 'lookup_weather',

@@ -10,7 +10,6 @@ import {
 import { afterEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createAgent } from '../agent/index.js';
-import { defineFlow } from '../flow/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
 import { defineTool } from '../tool/index.js';
@@ -21,6 +20,7 @@ import {
   storedThreadId,
   tokens,
 } from './fixtures/server-fixture.js';
+import { payBills } from './fixtures/transfer-agent.js';
 
 /**
  * The chat class of `useChat`, without React: the AI SDK's own `AbstractChat` on a plain array, as
@@ -42,15 +42,6 @@ class ArrayChat extends AbstractChat<UIMessage> {
     super({ ...init, state });
   }
 }
-
-const payBills = defineFlow({
-  name: 'pay_bills',
-  intent: 'transform',
-  description: 'Pay the bills the user names.',
-  slots: [],
-  tools: ['transfer'],
-  skill: 'Pay each bill with the transfer tool.',
-});
 
 const paid: string[] = [];
 const transfer = defineTool({

@@ -8,6 +8,7 @@ import type { AgentOptions } from '../../agent/index.js';
 import { createAgent } from '../../agent/index.js';
 import { SuspensionError } from '../../errors/index.js';
 import { defineFlow } from '../../flow/index.js';
+import { payBills } from '../../server/fixtures/transfer-agent.js';
 import type { StateStore } from '../../spec/index.js';
 import { createSqliteStore } from '../../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../../test/index.js';
@@ -18,15 +19,6 @@ const dir = mkdtempSync(join(tmpdir(), 'flowstack-approvals-'));
 const stores: StateStore[] = [];
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
-});
-
-const payBills = defineFlow({
-  name: 'pay_bills',
-  intent: 'transform',
-  description: 'Pay the bills the user names.',
-  slots: [],
-  tools: ['transfer'],
-  skill: 'Pay each bill with the transfer tool.',
 });
 
 /** A restricted, non-idempotent tool: every call needs a person's yes (policy `approvalFrom`). */
