@@ -10,6 +10,7 @@
  * flushed: it exists whole or not at all. Each journal line is flushed before `append` returns.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { mkdir, open, readdir, readFile, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { FileSnapshotError } from '../errors/index.js';
@@ -203,9 +204,13 @@ export function createDirectorySnapshotStore(options: DirectorySnapshotStoreOpti
       return threads.sort();
     },
     async list(threadId) {
+      const dir = threadDir(threadId);
+      // Most threads never took a snapshot and have no folder (every `deleteThread` lists its thread's
+      // snapshots first): asked without a failed read, whose error costs more than the rest of a deletion.
+      if (!existsSync(dir)) return [];
       let names: string[];
       try {
-        names = await readdir(threadDir(threadId));
+        names = await readdir(dir);
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
         throw error;
