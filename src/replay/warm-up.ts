@@ -77,7 +77,7 @@ const done = new Map<DryRunStoreKind, Promise<ProcessReport>>();
 
 /** The dry run's kind of store for an agent's store: SQLite for the SQLite store, else memory. */
 export function dryRunStoreKind(store: StateStore): DryRunStoreKind {
-  return (store as { kind?: unknown }).kind === 'sqlite' ? 'sqlite' : 'memory';
+  return store.kind === 'sqlite' ? 'sqlite' : 'memory';
 }
 
 /**
@@ -87,7 +87,7 @@ export function dryRunStoreKind(store: StateStore): DryRunStoreKind {
  */
 export function warmUpProcess(
   create: (options: WarmUpAgentOptions) => WarmUpAgent,
-  kind: DryRunStoreKind = 'memory',
+  kind: DryRunStoreKind,
 ): Promise<ProcessReport> {
   let report = done.get(kind);
   if (!report) {
