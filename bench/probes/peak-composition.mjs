@@ -8,7 +8,7 @@
  * the young generation is full, a moment the probe cannot foresee), then bytes per session by allocating
  * function and by file at that call.
  *
- *   npm run build --prefix .. && npm run build && node --expose-gc probes/peak-composition.mjs [framework=flowstack] [N=1000] [top=40]
+ *   npm run build --prefix .. && npm run build && [PROBE_CALLS=4] node --expose-gc probes/peak-composition.mjs [framework=flowstack] [N=1000] [top=40]
  */
 import { Session } from 'node:inspector';
 import { getHeapSpaceStatistics } from 'node:v8';
@@ -20,8 +20,11 @@ if (typeof globalThis.gc !== 'function') throw new Error('Run with node --expose
 const framework = process.argv[2] ?? 'flowstack';
 const sessions = Number(process.argv[3] ?? 1000);
 const top = Number(process.argv[4] ?? 40);
-const steps = 5;
-const agent = await (await loadFramework(framework)).createAgent({ persistence: 'none', maxSteps: 10 });
+const steps = Number(process.env.PROBE_CALLS ?? 4) + 1;
+const agent = await (await loadFramework(framework)).createAgent({
+  persistence: 'none',
+  maxSteps: steps + 5,
+});
 const request = requestFor({ kind: 'chain', toolCalls: steps - 1 });
 const round = (name) =>
   Promise.all(Array.from({ length: sessions }, (_, i) => agent.run(`${name}-${i}`, request)));

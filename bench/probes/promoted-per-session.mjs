@@ -7,7 +7,7 @@
  * allocating function (a built-in is counted to the function that called it) and by file. The mocks' call
  * logs are dropped at every sample, as in the scenario.
  *
- *   npm run build --prefix .. && npm run build && node --expose-gc probes/promoted-per-session.mjs [framework=flowstack] [N=1000] [top=40]
+ *   npm run build --prefix .. && npm run build && [PROBE_CALLS=4] node --expose-gc probes/promoted-per-session.mjs [framework=flowstack] [N=1000] [top=40]
  */
 import { Session } from 'node:inspector/promises';
 import { loadFramework } from '../dist/frameworks/load-framework.js';
@@ -19,8 +19,11 @@ const framework = process.argv[2] ?? 'flowstack';
 const sessions = Number(process.argv[3] ?? 1000);
 const top = Number(process.argv[4] ?? 40);
 const rounds = 2;
-const agent = await (await loadFramework(framework)).createAgent({ persistence: 'none', maxSteps: 10 });
-const request = requestFor({ kind: 'chain', toolCalls: 4 });
+const agent = await (await loadFramework(framework)).createAgent({
+  persistence: 'none',
+  maxSteps: Number(process.env.PROBE_CALLS ?? 4) + 6,
+});
+const request = requestFor({ kind: 'chain', toolCalls: Number(process.env.PROBE_CALLS ?? 4) });
 const round = async (name) => {
   await Promise.all(Array.from({ length: sessions }, (_, i) => agent.run(`${name}-${i}`, request)));
 };

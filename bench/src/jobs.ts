@@ -71,6 +71,12 @@ export interface SessionsJob extends JobBase {
    * young generation's cycle").
    */
   memoryPhase?: number;
+  /**
+   * Megabytes of objects kept alive before the peak rounds and through them, so that no full collection cuts a
+   * round short (bench/README.md, "Peak rounds that no full collection cuts short"); `peakBallastMb` in
+   * `run-sessions.ts` when absent.
+   */
+  peakBallastMb?: number;
 }
 
 export interface SessionsMeasures {

@@ -161,8 +161,9 @@ export function evaluateTargets(collected: Collected): TargetResult[] {
     ...marginOf((throughput - 2) / 2),
     gap: gaps.sessionsThroughput,
   });
-  // The target's measure is the peak heap of a round (bench/README.md, "Memory per session as the peak heap");
-  // the held heap is shown beside it.
+  // The target's measure is the peak heap of a round, over a ballast that no round outgrows (bench/README.md,
+  // "Memory per session as the peak heap" and "Peak rounds that no full collection cuts short"); the held heap
+  // is shown beside it.
   const leanestBy = (of: (row: SessionsRow) => number[]) =>
     peerSessions
       .filter((x) => x.row !== undefined && of(x.row).length > 0)

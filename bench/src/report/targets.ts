@@ -91,82 +91,24 @@ export const gaps = {
     'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
     'per step, then one snapshot save per turn',
   sessionsMemory:
-    'The peak heap of a round (bench/README.md, "Memory per session as the peak heap") is what the sessions keep plus what they made that outlived a ' +
-    'scavenge and waits in the old generation for the next full collection. With 1,000 sessions interleaved at ' +
-    'every `await`, nearly everything a turn keeps across one gets there: 51 KiB per flowstack session over a round ' +
-    '(52–54 KiB before its history drafts kept their text flat from the start, 2026-11-26; about 5 KiB per tool step ' +
-    'and 33 KiB for the rest of a turn, from sessions of 2 and 12 tool steps), ' +
-    'against 136 KiB for the OpenAI Agents SDK and 171 KiB for the AI SDK (`node --expose-gc ' +
-    'probes/promoted-per-session.mjs <framework>`, 2026-11-26). The rounds of one process differ by more than the ' +
-    "distance to the line: on an AMD EPYC host (2026-11-26) flowstack's three rounds read 44–46, 49–50 and 44–47 KiB " +
-    '(the second always the highest), and the verdict takes their median; on an Intel Xeon host the same evening, ' +
-    'four processes of one build read medians of 43.0, 44.7, 46.1 and 47.1 KiB. Recorded model answers keep their usage as ' +
-    'seven counts since docs/decisions/0045 (a third off each answer row); a memory store that kept observation rows ' +
-    'without their envelope (tried the same day, not kept) did not move the peak: most of them are written when ' +
-    'turns end, after the calls the peak is sampled at. Experiments on that host (not kept): a memory store that does not keep the ' +
-    "model answers' journal rows held 24.5 KiB a session instead of 26.4 and peaked 41.7–43.1 KiB instead of " +
-    "44.4–46.3: six rows of about 330 bytes each (the row's object, its key, its call id and the answer's text); " +
-    "a turn without its tool observations peaked the same. Of flowstack's peak (about 47.5 KiB on an Intel Xeon host, " +
-    "rounds within ±4 %): the memory store's rows of the threads the round finished (about 14.6 KiB of text and rows " +
-    'per thread, kept for good; the same job on a SQLite store read 43.8–44.1 KiB, and with the rows dropped, an ' +
-    'experiment only, 39.7–44.9 KiB); the tool journal, its rows and its per-call work (with the journal stage taken ' +
-    "out, an experiment only, the peak fell by about 3 KiB); and, most of it, the turn's own state while it runs " +
-    '(the held heap below, 24 KiB a session on SQLite). To close it with margin (about 41 KiB, 0.45× of the OpenAI ' +
-    "Agents SDK's 88–92 KiB), fewer bytes that outlive a scavenge: the held heap's work below, which lowers the " +
-    "peak byte for byte, the model's answer written with the rows of the calls it leads to (the answer rows are " +
-    'about 3 KiB of the peak; since docs/decisions/0046 an idempotent call has one row, not two), and each step ' +
-    'written once in the form that is kept ' +
-    "(today a step's calls and results " +
-    "are events, then history and observation drafts, then the store's rows, beside the transcript and the " +
-    "journal). Not a cure: deleting a turn's journal rows once it ends. They reached the old generation while the " +
-    'turn ran and would wait there as garbage until the next full collection; it would lower what a finished thread ' +
-    'keeps, not the peak. ' +
-    'What the peak is made of (`node --expose-gc probes/peak-composition.mjs <framework>`, AMD EPYC host, 2026-11-26). ' +
-    'At the highest sample of a round the young generation is full, for every framework measured: 16.1 KiB a session ' +
-    "(V8's 16 MiB nursery over 1,000 sessions; 13.5 KiB for the AI SDK), garbage and live objects alike, the same " +
-    'whatever the framework. The rest, what has reached the old generation, is 28–33 KiB for flowstack against 71–72 KiB ' +
-    'for the OpenAI Agents SDK: 0.39–0.46× of it. A constant added to both sides pulls a ratio toward 1: with it, ' +
-    "the line of 0.5× asks that flowstack's old-generation part be at most half the peer's less 8 KiB (about 28 KiB), " +
-    'where it sits. At the call where the last session asks the model for its answer, the heap had grown by 37–41 KiB ' +
-    'a session (31–34 KiB of it old generation). By allocating function, per session at that call: the journal rows of ' +
-    "the four answers and four calls so far (3.5–3.7 KiB), the scripted model's answers and their results (1.7–2.5 KiB; " +
-    "flowstack's own mock, heavier than the peers' because it checks and records every call), the react phase's " +
-    "prompt copies and call options (2.0–2.3 KiB), the transcript's messages (1.8–2.4 KiB), the turn's records (1.8 " +
-    'KiB), the answer recorder (1.6 KiB), and about forty sites of 0.2–1 KiB each. No one site is a tenth of the figure. ' +
-    "An experiment (not kept): the memory store's journal kept in a map per turn instead of one map for all rows, so " +
-    'that no large table is rebuilt as the map grows, left the peak where it was (medians 42.5–45.8 KiB in four ' +
-    'processes against 44.8–46.2). ' +
-    'Where in the round the last full nursery falls is a matter of phase: rounds that all began with an empty young ' +
-    'generation put each build at a phase of its own, and two changes that lowered the held heap by 0.2–0.4 KiB a session ' +
-    'raised the peak of such rounds by 1–5 KiB in each of seven interleaved pairs of processes. Since then (bench/README.md, ' +
-    '"Peak rounds across the young generation\'s cycle") ' +
-    'each round starts at its own point of the cycle (ninths over the three runs), so the median estimates the peak over ' +
-    "phases; the rounds' range is that phase's spread (one build: 39.5–47.4 KiB). " +
-    'The held heap: flowstack sessions held in their third tool call keep 25.6 KiB each (27.0–27.5 KiB before four changes ' +
-    "of 2026-11-26: the tool calls' shared abort listener no longer keeps the first call of every skill run alive, 0.8 " +
-    "KiB; a step's calls recorded by a reaction instead of an async frame; the run's deadline watch as a class; the " +
-    'routing and the flows in a frame of their own; in their fourth call, 29.3 → 27.4 KiB; 90 KiB ' +
-    'before the component tools were shared, 47 KiB before the hidden-class changes of docs/decisions/0034, ' +
-    '39 KiB before docs/decisions/0038, 32 KiB before docs/decisions/0039, 28.9 KiB before the shared ' +
-    'assessments and lazily made maps, 28.3–28.7 KiB before the fused post-processing stages of ' +
-    'docs/decisions/0043, both of 2026-11-26). By kind, per session: ~110 small ' +
-    "objects (6.7 KiB: the turn's and the run's records, the batch context, flags, the dialogue state and its " +
-    "copies, each message and event, the memory store's rows), strings (3 KiB, mostly the durable state the " +
-    'memory store keeps in the heap: snapshot text, journal rows of the answers and calls so far; on SQLite or ' +
-    'PostgreSQL it leaves the heap), the backing stores of ~50 arrays (4.3 KiB), ~47 closures and ~39 contexts ' +
-    "(4.8 KiB: the flow run, the run's deadline watch, the per-call state, and the resolve and reject closures " +
-    'of every pending promise), 26 pending promises with their reactions (2.3 KiB: one or two per layer the call ' +
-    "passes through, the tool pipeline's stages included), seven suspended async frames (~1.5 KiB: the lease " +
-    "holder, the turn's steps, the flows, the skill loop and its step, and the bench's own two), and property " +
-    'arrays of objects that grew after they were made. The peer holds its message list and little else. The ' +
-    "store's rows are the smaller part: on a SQLite store, where they live outside the heap, a session held the " +
-    'same way takes 24 KiB (`FLOWSTACK_PROBE_STORE=sqlite node --expose-gc probes/heap-in-flight.mjs 1000`, ' +
-    "23.8–24.5 KiB on 2026-11-26), so the turn's own state is about twice the target by itself. Half " +
-    'of the remainder would take the turn rebuilt around one record per turn used by agent-level functions (no ' +
-    'closures per turn), the flows and the skill loop as fewer awaited layers, the wrapping stages of the ' +
-    'pipeline as checks before and after one awaited execute (one pending promise instead of one per stage; the ' +
-    'post-processing stages are one already, docs/decisions/0043), the dialogue state diffed from a compact record instead of kept as deep copies, ' +
-    "and the skill loop's events written to the turn as they happen instead of kept until the run ends",
+    'The peak heap of a round is what the sessions keep plus what they made that outlived a scavenge and waits in ' +
+    'the old generation; with 1,000 sessions interleaved, nearly everything a turn keeps across an `await` gets ' +
+    'there. Since 2026-11-27 the rounds run over a ballast, so that no full collection cuts them short ' +
+    '(bench/README.md, "Peak rounds that no full collection cuts short"); the peers read about 40 % more than ' +
+    "before, flowstack about the same. The gap is flowstack's own: on one Intel Xeon host (2026-11-27, peak " +
+    'rounds as the bench ran them before the ballast) the build before the turn was split into phases (7d1bcee) ' +
+    'read 51.5 KiB a session and this one 78. Per session, 98.6 KiB outlives a scavenge against 58.6 KiB ' +
+    '(`node --expose-gc probes/promoted-per-session.mjs`), and one tool step adds 13.2 KiB against 5.6 ' +
+    '(`PROBE_CALLS=1` against `9`). Experiments on that host (not kept; median of nine rounds, 76.3 KiB with ' +
+    "nothing taken out): without journaling the model's answers 70.0; without the tool journal's stages 70.6; " +
+    "without the run's deadline watch around each call 72.9; without telemetry's wrapper on model calls 73.1. " +
+    'What a session holds in a tool call (`probes/heap-in-flight.mjs`) went from 27.5 to 40.7 KiB: 21 suspended ' +
+    'async frames instead of 8, each with its promise and the two closures of its `await` (about half a KiB), and ' +
+    '107 closures instead of 61. To close it, a tool step back to about 6 KiB: fewer awaited layers per tool ' +
+    "call (today `runStepCalls`, `validatePhase`, `runQueuedCalls`, the watch's `wait`, `executeToolBatch`, " +
+    "`runPipeline`, `executeWithTimeout` and `runWithinDeadline`), the run's limits and the tool's timeout " +
+    "watched by one race per call instead of two, the model's answer journaled with the rows of the calls it " +
+    "leads to, and a model call's telemetry record made only when a span records or someone listens.",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker warms up before it takes work (`agent.warmUp()`, ' +
