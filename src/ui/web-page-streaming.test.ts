@@ -55,6 +55,39 @@ describe.skipIf(!browserTestsRun)('the web page streams the reply and follows th
     expect(await page.textContent('#status')).not.toContain('Running');
   });
 
+  it('streams the reply to a message sent before the page follows the new chat', async () => {
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let openEvents: () => void = () => undefined;
+    const eventsHeld = new Promise<void>((resolve) => {
+      openEvents = resolve;
+    });
+    onCleanup(() => {
+      openEvents();
+      release();
+    });
+    const page = await openPage(await serve(createSlowAgent(held)));
+    // A new chat's first reply is read from the answer to its message; then the page follows the thread's
+    // events. The next message is sent before that stream is open, as a quick typist does.
+    await page.route('**/v1/threads/*/events', async (route) => {
+      await eventsHeld;
+      await route.continue();
+    });
+    await say(page, 'tell me something');
+    await page.waitForSelector('.message.assistant >> text=arrive on the page.');
+    await say(page, 'stream me something');
+    await page.waitForSelector('.message.user >> text=stream me something');
+    openEvents();
+    // Its reply streams in from the first piece, as it does in a thread the page already followed.
+    await page.waitForSelector('.message.live p >> text=Here is what');
+    expect(await page.textContent('.message.live p')).not.toContain('arrive on the page.');
+    release();
+    await page.waitForSelector('.message.assistant:not(.live):nth-child(4) >> text=arrive on the page.');
+    expect(await page.locator('.message.user').count()).toBe(2);
+  });
+
   it('streams the first reply of a new chat from its first piece, and every piece once', async () => {
     let release: () => void = () => undefined;
     const held = new Promise<void>((resolve) => {

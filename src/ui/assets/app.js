@@ -1,5 +1,8 @@
 // The flowstack web page: chat with the agent, watch what it does (live progress, the flow stack, the
 // TodoList, the event tree), answer approvals, roll back. It uses nothing but the public HTTP API.
+// Over 400 lines: it is the page's one state and every handler that changes it, kept together so that
+// the order in which they touch it can be read in one place; drawing (render.js, frames.js, event-tree.js),
+// the plan (plan-state.js) and the API (api.js) are modules of their own.
 import { createApi } from './api.js';
 import { buildEventTree } from './event-tree.js';
 import { createFrameView, releaseFrameView } from './frames.js';
@@ -52,6 +55,13 @@ const state = {
   answerSeenFromStart: false,
   /** The person pressed Stop: the end of the turn is theirs, not a failure. */
   stopping: false,
+  /**
+   * Settles once the page reads the thread's events (or gave up connecting): a message sent before that
+   * would start a turn whose first pieces no stream of the page reads.
+   */
+  following: Promise.resolve(),
+  /** Messages whose request has not been answered yet: until it is, the turn may not be running. */
+  sending: 0,
   refreshTimer: undefined,
   shownSuspension: undefined,
   signInWired: false,
@@ -173,10 +183,16 @@ function follow(threadId, lastEventId) {
   state.follow?.abort();
   const controller = new AbortController();
   state.follow = controller;
+  let connected = () => undefined;
+  state.following = new Promise((resolve) => {
+    connected = resolve;
+  });
+  controller.signal.addEventListener('abort', connected, { once: true });
   state.api.followEvents(threadId, {
     lastEventId,
     signal: controller.signal,
     onConnection: (status) => {
+      connected();
       if (status === 'live') state.answerSeenFromStart = false;
       showConnection(status);
     },
@@ -306,7 +322,9 @@ async function refreshThread() {
   if (threadId !== state.threadId) return;
   state.thread = thread;
   state.frames = frames;
-  if (!thread.running) {
+  // A message still being sent is not in the stored thread yet, and its turn may not have started.
+  const sending = state.sending > 0;
+  if (!thread.running && !sending) {
     // Nothing runs: the sent message and the streamed reply are now the thread's stored messages, and
     // no progress line can still be true.
     state.pendingText = undefined;
@@ -316,7 +334,7 @@ async function refreshThread() {
   renderConversation();
   renderStack(byId('stack'), thread.stack, thread.pending);
   renderFileSnapshots(thread);
-  setBusy(thread.running);
+  setBusy(thread.running || sending);
   showSuspension(thread);
 }
 
@@ -328,11 +346,19 @@ async function send(text) {
   setBusy(true);
   setStatus('Sending…');
   renderConversation();
-  await state.api.request(`/v1/threads/${encodeURIComponent(threadId)}/messages`, {
-    method: 'POST',
-    body: { text },
-    headers: turnHeaders,
-  });
+  state.sending += 1;
+  try {
+    // Right after a new chat's first reply the page is still moving from that reply's stream to the
+    // thread's: the turn starts once the page follows it, so that its reply streams from the first piece.
+    await state.following;
+    await state.api.request(`/v1/threads/${encodeURIComponent(threadId)}/messages`, {
+      method: 'POST',
+      body: { text },
+      headers: turnHeaders,
+    });
+  } finally {
+    state.sending -= 1;
+  }
 }
 
 /**
@@ -348,38 +374,51 @@ async function startThread(text) {
   state.follow?.abort();
   const controller = new AbortController();
   state.follow = controller;
-  state.pendingText = text;
-  setBusy(true);
-  setStatus('Sending…');
-  renderConversation();
-  showConnection('live');
-  let named = false;
-  const onEvent = (kind, observation) => {
-    // The server may keep a chosen id in the sender's own namespace: the thread is known by the id its
-    // events name from now on, as the thread list names it.
-    if (!named && observation.threadId) {
-      named = true;
-      knowThreadAs(observation.threadId);
-      loadThreads().catch(handleError);
-    }
-    if (kind === 'observation') onObservation(observation);
-    else onProgress(observation);
-  };
-  const path = `/v1/threads/${encodeURIComponent(chosen)}/messages`;
-  const streamed = await state.api
-    .streamTurn(path, { body: { text }, signal: controller.signal, onEvent })
-    .catch((error) => {
-      // Another chat was chosen meanwhile: the turn goes on, this view of it ends.
-      if (controller.signal.aborted) return undefined;
-      throw error;
-    });
-  if (!streamed || controller.signal.aborted) return;
-  if (streamed.threadId) knowThreadAs(streamed.threadId);
-  // The failure of a turn read this way comes as its answer's problem: it ends the turn like its event.
-  if (streamed.problem) onProgress(turnFailure(streamed.problem));
-  follow(state.threadId, streamed.lastEventId);
-  await loadThreads();
-  scheduleRefresh();
+  // A message sent while this turn's answer is read waits until the page follows the thread (`send`).
+  let switched = () => undefined;
+  const switching = new Promise((resolve) => {
+    switched = resolve;
+  });
+  state.following = switching;
+  try {
+    state.pendingText = text;
+    setBusy(true);
+    setStatus('Sending…');
+    renderConversation();
+    showConnection('live');
+    let named = false;
+    const onEvent = (kind, observation) => {
+      // The server may keep a chosen id in the sender's own namespace: the thread is known by the id its
+      // events name from now on, as the thread list names it.
+      if (!named && observation.threadId) {
+        named = true;
+        knowThreadAs(observation.threadId);
+        loadThreads().catch(handleError);
+      }
+      if (kind === 'observation') onObservation(observation);
+      else onProgress(observation);
+    };
+    const path = `/v1/threads/${encodeURIComponent(chosen)}/messages`;
+    const streamed = await state.api
+      .streamTurn(path, { body: { text }, signal: controller.signal, onEvent })
+      .catch((error) => {
+        // Another chat was chosen meanwhile: the turn goes on, this view of it ends.
+        if (controller.signal.aborted) return undefined;
+        throw error;
+      });
+    if (!streamed || controller.signal.aborted) return;
+    if (streamed.threadId) knowThreadAs(streamed.threadId);
+    // The failure of a turn read this way comes as its answer's problem: it ends the turn like its event.
+    if (streamed.problem) onProgress(turnFailure(streamed.problem));
+    follow(state.threadId, streamed.lastEventId);
+    switched(state.following);
+    await loadThreads();
+    scheduleRefresh();
+  } finally {
+    // The answer was not read to its end (another chat, an error): nothing is left to wait for.
+    if (state.following === switching) state.following = Promise.resolve();
+    switched();
+  }
 }
 
 function knowThreadAs(threadId) {
