@@ -8,11 +8,9 @@ import {
   type UIMessage,
 } from 'ai';
 import { afterEach, describe, expect, it } from 'vitest';
-import { z } from 'zod';
 import { createAgent } from '../agent/index.js';
 import { createMemoryStore } from '../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../test/index.js';
-import { defineTool } from '../tool/index.js';
 import {
   api,
   readServerSentEvents,
@@ -20,7 +18,7 @@ import {
   storedThreadId,
   tokens,
 } from './fixtures/server-fixture.js';
-import { payBills } from './fixtures/transfer-agent.js';
+import { createTransferTool, payBills } from './fixtures/transfer-agent.js';
 
 /**
  * The chat class of `useChat`, without React: the AI SDK's own `AbstractChat` on a plain array, as
@@ -44,16 +42,7 @@ class ArrayChat extends AbstractChat<UIMessage> {
 }
 
 const paid: string[] = [];
-const transfer = defineTool({
-  name: 'transfer',
-  description: 'Transfers money to a person.',
-  input: z.object({ to: z.string(), amount: z.number().positive() }),
-  capability: 'restricted',
-  execute: ({ to, amount }) => {
-    paid.push(`${to}:${amount}`);
-    return { ok: true };
-  },
-});
+const transfer = createTransferTool(paid);
 
 const reply = 'Paid Ana 10 euros, as you approved.';
 const steps: ScriptStep[] = [

@@ -8,7 +8,7 @@ import type { AgentOptions } from '../../agent/index.js';
 import { createAgent } from '../../agent/index.js';
 import { SuspensionError } from '../../errors/index.js';
 import { defineFlow } from '../../flow/index.js';
-import { payBills } from '../../server/fixtures/transfer-agent.js';
+import { createTransferTool, payBills } from '../../server/fixtures/transfer-agent.js';
 import type { StateStore } from '../../spec/index.js';
 import { createSqliteStore } from '../../store/index.js';
 import { createScriptedModel, type ScriptStep } from '../../test/index.js';
@@ -20,20 +20,6 @@ const stores: StateStore[] = [];
 afterEach(async () => {
   await Promise.all(stores.splice(0).map((s) => s.close()));
 });
-
-/** A restricted, non-idempotent tool: every call needs a person's yes (policy `approvalFrom`). */
-function transferTool(done: string[]) {
-  return defineTool({
-    name: 'transfer',
-    description: 'Transfers money to a person.',
-    input: z.object({ to: z.string(), amount: z.number().positive() }),
-    capability: 'restricted',
-    execute: ({ to, amount }) => {
-      done.push(`${to}:${amount}`);
-      return { ok: true, to, amount };
-    },
-  });
-}
 
 const clock: Clock = { now: () => 1_000_000, sleep: () => new Promise(() => {}) };
 
@@ -49,7 +35,7 @@ function agentOn(path: string, steps: ScriptStep[], done: string[], extra: Parti
   const agent = createAgent({
     model,
     flows: [payBills],
-    tools: [transferTool(done)],
+    tools: [createTransferTool(done)],
     store,
     clock,
     toolPipeline: { simulate: undefined, capabilities: { approvalFrom: 'restricted' } },

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { createTripDomain } from '../../agent/fixtures/plan-domain.js';
 import { createAgent } from '../../agent/index.js';
 import { defineFlow } from '../../flow/index.js';
+import { createTransferTool } from '../../server/fixtures/transfer-agent.js';
 import { createMemoryStore } from '../../store/index.js';
 import { defineTool, type ToolDefinition } from '../../tool/index.js';
 import { createSequentialIdGenerator } from '../../util/index.js';
@@ -213,16 +214,7 @@ describe.each(providers)('conversations through %s', (_label, provider, createMo
 
     it('suspends a restricted call for approval and, approved, runs it and replies', async () => {
       const done: string[] = [];
-      const transfer = defineTool({
-        name: 'transfer',
-        description: 'Transfers money to a person.',
-        input: z.object({ to: z.string(), amount: z.number().positive() }),
-        capability: 'restricted',
-        execute: ({ to, amount }) => {
-          done.push(`${to}:${amount}`);
-          return { ok: true, to, amount };
-        },
-      }) as ToolDefinition;
+      const transfer = createTransferTool(done) as ToolDefinition;
       emulator = await startProviderEmulator(provider, (call) => {
         const kind = kindOf(call);
         if (kind === 'route') return routeTo(call, 'pay_bills', {});
