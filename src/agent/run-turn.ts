@@ -10,6 +10,7 @@ import type { AgentConfig } from '../options/index.js';
 import { runPlan } from '../plan/loop/index.js';
 import { runActiveFlow } from '../policy/run/index.js';
 import { abandonTurn } from '../replay/index.js';
+import type { FlowInstance } from '../spec/index.js';
 import {
   closeDialogue,
   dialogueOf,
@@ -25,7 +26,7 @@ import {
   type TurnView,
   update,
 } from '../turn/index.js';
-import { cloneData } from '../util/index.js';
+import { cloneData, copyWith } from '../util/index.js';
 import { finishTurn } from './finish-turn.js';
 import { type LeasedSend, type OpenTurn, openTurn, type TurnInput } from './open-turn.js';
 import { routeMessage } from './route-message.js';
@@ -40,7 +41,7 @@ export async function runTurn(
   const turnId = 'interrupted' in input ? input.interrupted.turnId : config.ids('turn');
   const telemetry = startTelemetry(config, request, turnId);
   try {
-    const open = await openTurn(config, request, loaded, { ...input, turnId, telemetry });
+    const open = await openTurn(config, request, loaded, copyWith(input, { turnId, telemetry }));
     const result = await performTurn(open);
     telemetry.end({ status: result.status, input: open.text, reply: result.reply });
     return result;
@@ -52,7 +53,7 @@ export async function runTurn(
 
 /** Performs the machine's effects until it says finish. */
 async function performTurn(open: OpenTurn): Promise<TurnResult> {
-  const view = viewOf(open);
+  const view = new OpenTurnView(open);
   let step = stepTurn(startProgress(open.config.limits.maxFlowsPerTurn), view, {
     type: 'start',
     routed: open.routed,
@@ -158,26 +159,33 @@ function enterFlows({ turn }: OpenTurn): void {
 }
 
 /** What the machine reads of the turn: its record as it stands at each step. */
-function viewOf(open: OpenTurn): TurnView {
-  const { turn, config } = open;
-  return {
-    get stack() {
-      return turn.snapshot.stack;
-    },
-    get pending() {
-      return turn.snapshot.pending !== undefined;
-    },
-    get suspended() {
-      return turn.suspended;
-    },
-    get stopRequested() {
-      return open.loop.options.stopRequested?.() === true;
-    },
-    // A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md).
-    isPlanned: (flow) =>
+class OpenTurnView implements TurnView {
+  constructor(private readonly open: OpenTurn) {}
+
+  get stack(): readonly FlowInstance[] {
+    return this.open.turn.snapshot.stack;
+  }
+
+  get pending(): boolean {
+    return this.open.turn.snapshot.pending !== undefined;
+  }
+
+  get suspended(): boolean {
+    return this.open.turn.suspended;
+  }
+
+  get stopRequested(): boolean {
+    return this.open.loop.options.stopRequested?.() === true;
+  }
+
+  /** A Plan flow and its sub-flows run through the plan loop (docs/architecture/plan-loop.md). */
+  isPlanned(flow: FlowInstance): boolean {
+    const { open } = this;
+    return (
       open.plan !== undefined &&
-      (flow.planId !== undefined || config.flows.get(flow.name)?.intent === 'plan'),
-  };
+      (flow.planId !== undefined || open.config.flows.get(flow.name)?.intent === 'plan')
+    );
+  }
 }
 
 function startTelemetry(config: AgentConfig, request: LeasedSend, turnId: string): TurnTelemetry {

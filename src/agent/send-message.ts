@@ -17,6 +17,7 @@ import {
   repeatedResult,
 } from '../replay/index.js';
 import { type LoadedThread, loadOrCreateThread, runLiveTurn, type TurnResult } from '../turn/index.js';
+import { copyWith } from '../util/index.js';
 import type { LeasedSend } from './open-turn.js';
 import { runTurn } from './run-turn.js';
 
@@ -41,7 +42,7 @@ export async function sendMessage(config: AgentConfig, options: SendOptions): Pr
     runLiveTurn(config.liveTurns, threadId, (live) =>
       runLeasedTurn(
         config,
-        { ...options, lease, live, ...(requestHash !== undefined ? { requestHash } : {}) },
+        copyWith(options, { lease, live, ...(requestHash !== undefined ? { requestHash } : {}) }),
         text,
       ),
     ),

@@ -4,6 +4,7 @@
  */
 import { StackDepthError } from '../errors/index.js';
 import { defaultBounds, type FlowInstance } from '../spec/index.js';
+import { copyWith } from '../util/index.js';
 
 /** Default bound on stack depth: the one table's (`defaultBounds`, DESIGN.md §5). */
 export const defaultMaxStackDepth = defaultBounds.limits.maxStackDepth;
@@ -49,7 +50,7 @@ export function findOpenDuplicate(stack: readonly FlowInstance[], flow: FlowInst
 
 /** Marks the active flow Completed with its result. */
 export function completeActiveFlow(stack: readonly FlowInstance[], result: unknown): FlowInstance[] {
-  return updateActive(stack, (f) => ({ ...f, status: 'completed' as const, result }));
+  return updateActive(stack, (f) => copyWith(f, { status: 'completed' as const, result }));
 }
 
 /**

@@ -11,7 +11,7 @@ import {
   type ToolBatchContext,
   taintFromTranscript,
 } from '../tool/index.js';
-import { randomIdGenerator } from '../util/index.js';
+import { copyWith, randomIdGenerator } from '../util/index.js';
 import { resumedCallIdSuffix } from './internal/resumed-call-ids.js';
 import type { SkillRun, TextToolCall } from './internal/skill-run.js';
 import type { RunSkillLoopOptions } from './run-skill-loop-options.js';
@@ -46,7 +46,11 @@ export function createSkillRun(options: RunSkillLoopOptions): SkillRun {
     tools: options.tools,
     // The caller's taint state (an agent's: the turn's), else one per run; either way a resumed run adds
     // what its restored transcript holds, so a suspension does not wash the taint out (tool/tool-batch-context.ts).
-    batch: { ...options.batch, tools: options.tools, taint: runTaint(options), ...flowLogger(options) },
+    batch: copyWith(options.batch, {
+      tools: options.tools,
+      taint: runTaint(options),
+      ...flowLogger(options),
+    }),
     abort: undefined,
     stepBatch: undefined,
     watch: undefined,

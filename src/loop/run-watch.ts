@@ -7,7 +7,7 @@
  * moves the idle one later) and either re-arms or stops the waiting call. Kept for its cost,
  * docs/decisions/0064; it answers exactly as `awaitWithin` does, which its tests check side by side.
  */
-import { startTimer } from '../util/index.js';
+import { beginWork, startTimer } from '../util/index.js';
 import type { StopReason, WithinDeadlines, WithinOutcome } from './await-within.js';
 
 export interface RunWatch {
@@ -62,12 +62,10 @@ export function createRunWatch(limits: WithinDeadlines): RunWatch {
       const outcome = await new Promise<WithinOutcome<T>>((resolve) => {
         endWaiting = (reason) => resolve({ status: 'stopped', reason, started: true });
         // The work begins once its limits and stop are watched.
-        Promise.resolve()
-          .then(() => work(controller.signal))
-          .then(
-            (value) => resolve({ status: 'done', value }),
-            (error: unknown) => resolve({ status: 'failed', error }),
-          );
+        beginWork(() => work(controller.signal), {
+          done: (value) => resolve({ status: 'done', value }),
+          failed: (error) => resolve({ status: 'failed', error }),
+        });
       });
       endWaiting = undefined;
       // A call made after the run ended takes back what it armed.

@@ -8,6 +8,7 @@
  */
 import type { ToolCallRequest, ToolCallResult } from '../spec/index.js';
 import { executeToolBatch, type ToolBatchContext } from '../tool/index.js';
+import { copyWith } from '../util/index.js';
 import type { StopReason, WithinOutcome } from './await-within.js';
 import { linkSignals } from './internal/any-signal.js';
 import {
@@ -38,7 +39,7 @@ export interface ValidateResult {
 function stepBatch(run: SkillRun, tools: ToolBatchContext['tools'], signal: AbortSignal): ToolBatchContext {
   const last = run.stepBatch;
   if (last !== undefined && last.tools === tools && last.signal === signal) return last;
-  const batch = { ...run.batch, tools, signal };
+  const batch = copyWith(run.batch, { tools, signal });
   run.stepBatch = batch;
   return batch;
 }

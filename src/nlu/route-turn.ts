@@ -18,7 +18,7 @@ import {
   update,
 } from '../turn/index.js';
 import type { IdGenerator } from '../util/index.js';
-import { cloneData } from '../util/index.js';
+import { cloneData, copyWith } from '../util/index.js';
 import { decideBuiltIn, describeCatalogText } from './decide-built-in.js';
 import { decidePendingAnswer } from './decide-pending-answer.js';
 import { type Decision, decideRoute } from './decide-route.js';
@@ -80,7 +80,7 @@ export async function routeTurn(options: RouteTurnOptions): Promise<void> {
       return pushRoute(options, { kind: 'route', ...route }, false);
     return reask(turn, pending);
   }
-  const decision = await routeInput({ ...model, text, rules: options.rules, flows: options.flows });
+  const decision = await routeInput(copyWith(model, { text, rules: options.rules, flows: options.flows }));
   if (decision.kind === 'built-in') return applyBuiltIn(options, decision, undefined);
   return pushRoute(options, decision);
 }

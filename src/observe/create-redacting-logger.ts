@@ -7,6 +7,7 @@
 import { describeThrown, readThrownField } from '../errors/index.js';
 import { redactSecrets, redactValue } from '../redact/index.js';
 import type { Logger, LogLevel } from '../spec/index.js';
+import { copyWith } from '../util/index.js';
 
 export interface RedactingLoggerOptions {
   logger: Logger;
@@ -47,13 +48,13 @@ export function createRedactingLogger(options: RedactingLoggerOptions): Required
           bound ??= bindNow(more);
           return bound;
         };
-        return {
-          ...levelsOf((level) => (first: object | string, message?: string) => {
+        return copyWith(
+          levelsOf((level) => (first: object | string, message?: string) => {
             if (typeof first === 'string') resolve()[level](first);
             else resolve()[level](first, message);
           }),
-          child: (further) => resolve().child(further),
-        };
+          { child: (further: Record<string, unknown>) => resolve().child(further) },
+        );
       },
     };
   };

@@ -260,9 +260,12 @@ class TurnTelemetryRecorder implements TurnTelemetry, TurnReporter {
     const parent = this.scopes.at(-1) ?? this.turn;
     const span = this.startChild(spanName, openTelemetry().SpanKind.INTERNAL, () => spanAttributes, parent);
     const scope: Scope = {
-      ...named,
+      kind: named.kind,
+      id: named.id,
+      name: named.name,
       span,
       context: this.recording ? openTelemetry().trace.setSpan(parent.context, span) : parent.context,
+      handle: undefined,
     };
     this.scopes.push(scope);
     scope.handle = createScopeHandle(scope, (result) => this.closeScope(scope, statusAttribute, result));

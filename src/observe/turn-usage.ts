@@ -4,6 +4,7 @@
  * what that cost (docs/decisions/0082-genai-telemetry-and-turn-usage.md).
  */
 import type { LanguageModelV3Usage } from '@ai-sdk/provider';
+import { copyWith } from '../util/index.js';
 
 /** Token counts of one or more model calls. Cache counts are part of `inputTokens`, as providers bill them. */
 export interface TokenUsage {
@@ -72,7 +73,7 @@ export function createUsageTally(prices?: PriceTable): UsageTally {
       byModel.set(modelId, sum);
     },
     total() {
-      const total: TurnUsage = { ...emptyUsage(), byModel: {} };
+      const total: TurnUsage = copyWith(emptyUsage(), { byModel: {} });
       let priced = prices !== undefined;
       let cost = 0;
       for (const [modelId, sum] of byModel) {

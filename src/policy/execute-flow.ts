@@ -6,6 +6,7 @@
  * of its own; this function is their sequence.
  */
 import { ConfigurationError } from '../errors/index.js';
+import { copyWith } from '../util/index.js';
 import { checkActiveFlow } from './check-active-flow.js';
 import { completeExecution } from './complete-execution.js';
 import type { ExecuteFlowOptions } from './execute-flow-options.js';
@@ -43,8 +44,7 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     ...(processed.frame ? { frame: processed.frame.frame } : {}),
     scratchpadWritten: run.workspace.written.length > 0 || processed.scratchpadText !== undefined,
   });
-  return {
-    ...after,
+  return copyWith(after, {
     state: completed.state,
     scratchpad: completed.scratchpad,
     kind: 'completed' as const,
@@ -53,5 +53,5 @@ export async function executeFlow(options: ExecuteFlowOptions): Promise<FlowExec
     schedule: completed.schedule,
     ...(processed.frame ? { frame: processed.frame } : {}),
     ...(processed.text !== undefined ? { text: processed.text } : {}),
-  };
+  });
 }

@@ -7,6 +7,7 @@ import { transitionDialogue } from '../flow/index.js';
 import type { FailedAttempt, SkillLoopEvent } from '../loop/index.js';
 import { describeRefusals, type Refusal } from '../respond/index.js';
 import type { SkillOutcome } from '../spec/index.js';
+import { copyWith } from '../util/index.js';
 import type { ExecuteFlowOptions } from './execute-flow-options.js';
 import type { ExecutionBase, FlowExecution } from './flow-execution.js';
 import { type ProcessedResult, processResult } from './process-result.js';
@@ -28,13 +29,12 @@ export function processSkillOutcome(
 ): { stop: FlowExecution } | { success: ProcessedSuccess } {
   const { state, flow, definition, base } = reviewed;
   const { loop, workspace } = run;
-  const after: ExecutionBase = {
-    ...base,
+  const after: ExecutionBase = copyWith(base, {
     scratchpad: workspace.scratchpad,
     events: loop.events,
     checkpoint: { messages: loop.messages, state: loop.state },
     ...(loop.validation ? { validation: loop.validation } : {}),
-  };
+  });
   const { outcome } = loop;
   if (outcome.outcome === 'suspended') return { stop: { ...after, kind: 'suspended', outcome } };
   const target = definition.hooks.fallback?.({ flow, outcome });

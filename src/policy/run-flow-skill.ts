@@ -8,6 +8,7 @@ import type { LanguageModelV3Message } from '@ai-sdk/provider';
 import { runSkillLoop, type SkillLoopResult } from '../loop/index.js';
 import type { ScratchpadEntry } from '../spec/index.js';
 import { approveConfirmedCalls, createToolSet, type ToolSet } from '../tool/index.js';
+import { copyWith } from '../util/index.js';
 import { sharedComponentTools } from './component-tools.js';
 import type { ExecuteFlowOptions } from './execute-flow-options.js';
 import type { ReviewedFlow } from './review-and-confirm-slots.js';
@@ -48,22 +49,21 @@ export async function runFlowSkill(
   );
   const batch =
     approvals.length > 0
-      ? {
-          ...options.batch,
+      ? copyWith(options.batch, {
           runScope: workspace,
           approvals: approveConfirmedCalls({
             toolNames: approvals,
             shown,
             ...(options.batch.approvals ? { fallback: options.batch.approvals } : {}),
           }),
-        }
-      : { ...options.batch, runScope: workspace };
+        })
+      : copyWith(options.batch, { runScope: workspace });
   // A SCRIPT flow's code runs where the model loop would, with the flow's own tools only.
   if (definition.run) {
     const loop = await runFlowScript({
       script: definition.run,
       flow,
-      batch: { ...batch, tools: check.tools },
+      batch: copyWith(batch, { tools: check.tools }),
       ...(options.signal ? { signal: options.signal } : {}),
       ...(options.stopRequested ? { stopRequested: options.stopRequested } : {}),
       ...(options.onEvent ? { onEvent: options.onEvent } : {}),

@@ -4,7 +4,7 @@ import type {
   LanguageModelV3Prompt,
   LanguageModelV3ResponseMetadata,
 } from '@ai-sdk/provider';
-import { type Clock, systemClock } from '../util/index.js';
+import { type Clock, copyWith, systemClock } from '../util/index.js';
 import {
   buildStepOutput,
   measureOutput,
@@ -121,7 +121,7 @@ export function createScriptedModel(options: ScriptedModelOptions): ScriptedMode
         totalSteps: options.steps.length,
       });
     }
-    const step = found.step.respond ? { ...found.step, ...found.step.respond(callOptions) } : found.step;
+    const step = found.step.respond ? copyWith(found.step, found.step.respond(callOptions)) : found.step;
     // The script's own steps were checked when the model was made; what `respond` returned is checked here.
     if (step !== found.step) validateScript([step], source);
     const output = buildStepOutput(step, nextCallId);

@@ -143,6 +143,26 @@ describe('a tool schema from another library', () => {
     expect(refused.reply).toContain('/city must name a city');
   });
 
+  it('a Standard Schema whose check waits (an async refinement): the tool gets what the check gave', async () => {
+    const sync = standardCitySchema('valibot', true);
+    const waiting: StandardSchemaLike<City> = {
+      '~standard': {
+        ...sync['~standard'],
+        validate: async (value) => {
+          await new Promise((resolve) => setTimeout(resolve, 5));
+          return sync['~standard'].validate(value);
+        },
+      },
+    };
+    const ok = await callWeather(waiting, { city: '  Oslo ' });
+    expect(ok.received).toEqual([{ city: 'Oslo' }]);
+    expect(ok.reply).toBe('Saw: 21 °C in Oslo');
+
+    const refused = await callWeather(waiting, { city: '   ' });
+    expect(refused.received).toEqual([]);
+    expect(refused.reply).toContain('/city must name a city');
+  });
+
   it('ArkType: its own toJsonSchema() when it offers no Standard JSON Schema', async () => {
     const schema = Object.assign(standardCitySchema('arktype', false), {
       toJsonSchema: () => ({ type: 'object', properties: { city: { type: 'string', minLength: 2 } } }),

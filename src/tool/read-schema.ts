@@ -47,7 +47,7 @@ export type SchemaSource<T> = z.ZodType<T> | StandardSchemaLike<T> | AiSdkSchema
 export interface ReadSchema {
   jsonSchema: JsonSchema;
   /** The schema library's own check of a value, when it has one. */
-  parse?: (value: unknown) => Promise<ToolInputVerdict>;
+  parse?: (value: unknown) => ToolInputVerdict | Promise<ToolInputVerdict>;
 }
 
 const aiSdkSchemaMarker = Symbol.for('vercel.ai.schema');
@@ -134,19 +134,27 @@ function standardJsonSchema(schema: StandardSchemaLike): JsonSchema {
   );
 }
 
-/** Problems as `/path message`, the way the JSON Schema check says them. */
+/**
+ * Problems as `/path message`, the way the JSON Schema check says them. A Standard Schema's `validate`
+ * answers at once unless the schema has asynchronous refinements, and so does the parser: a tool's call
+ * then waits for nothing between its checks (the pipeline awaits only a stage that waits).
+ */
 function standardParser(schema: StandardSchemaLike): ReadSchema['parse'] {
-  return async (value) => {
-    const result = await schema['~standard'].validate(value);
-    if (result.issues === undefined) return { valid: true, value: result.value };
-    const problems = result.issues.map((issue) => {
-      const path = (issue.path ?? [])
-        .map((part) => String(typeof part === 'object' ? part.key : part))
-        .join('/');
-      return `/${path} ${issue.message}`;
-    });
-    return { valid: false, problems };
+  return (value) => {
+    const result = schema['~standard'].validate(value);
+    return result instanceof Promise ? result.then(toVerdict) : toVerdict(result);
   };
+}
+
+function toVerdict(result: StandardResult<unknown>): ToolInputVerdict {
+  if (result.issues === undefined) return { valid: true, value: result.value };
+  const problems = result.issues.map((issue) => {
+    const path = (issue.path ?? [])
+      .map((part) => String(typeof part === 'object' ? part.key : part))
+      .join('/');
+    return `/${path} ${issue.message}`;
+  });
+  return { valid: false, problems };
 }
 
 function readAiSdkSchema(schema: AiSdkSchemaLike): ReadSchema {

@@ -24,9 +24,10 @@ export interface ToolDefinition<Input = unknown, Output = unknown> extends ToolS
   /**
    * The tool's own parser of arguments that passed `inputSchema` (a Zod schema's, from `defineTool`):
    * it also enforces what JSON Schema cannot say (refinements), and its output is what `execute`
-   * receives (transforms and defaults applied).
+   * receives (transforms and defaults applied). It answers at once unless the schema has asynchronous
+   * refinements.
    */
-  parseInput?(input: unknown): Promise<ToolInputVerdict>;
+  parseInput?(input: unknown): ToolInputVerdict | Promise<ToolInputVerdict>;
   /**
    * Decides what happened to a non-idempotent call whose start was journaled but whose result was not
    * (a crash in between). Returns the result if the effect happened, `undefined` if it did not.

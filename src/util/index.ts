@@ -5,8 +5,10 @@ export {
   type RandomSource,
   systemRandom,
 } from './backoff-delay.js';
+export { beginWork } from './begin-work.js';
 export { type Clock, systemClock } from './clock.js';
 export { cloneData } from './clone-data.js';
+export { copyWith } from './copy-with.js';
 export { createDraft07Validator, createDraft2020Validator } from './create-json-schema-validator.js';
 export { createSequentialIdGenerator, type IdGenerator, randomIdGenerator } from './id-generator.js';
 export { type OptionalPeer, requireOptionalPeer } from './require-optional-peer.js';

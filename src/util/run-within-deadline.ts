@@ -10,6 +10,7 @@
  * wall clock. Nor does `AbortSignal.any`: a signal made from a long-lived one stays linked to it until that
  * one aborts (nodejs/node#55351), and the caller's signal here is long-lived.
  */
+import { beginWork } from './begin-work.js';
 import type { Clock } from './clock.js';
 import { onAbort } from './shared-waits/on-abort.js';
 import { startTimer } from './shared-waits/start-timer.js';
@@ -88,12 +89,10 @@ export async function runWithinDeadline<T>(
       // The work begins once the caller holds the promise of its outcome and its deadline and stop are
       // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
       // stop that came meanwhile has decided the race, and the work is not begun.
-      Promise.resolve()
-        .then(() => (decided ? undefined : options.work(workAbort)))
-        .then(
-          (value) => decide({ status: 'done', value: value as T }),
-          (error: unknown) => decide({ status: 'failed', error }),
-        );
+      beginWork(() => (decided ? (undefined as T) : options.work(workAbort)), {
+        done: (value) => decide({ status: 'done', value }),
+        failed: (error) => decide({ status: 'failed', error }),
+      });
     });
     if (outcome.status === 'deadline')
       workAbort.abort(options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'));

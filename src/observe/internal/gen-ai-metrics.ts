@@ -1,7 +1,7 @@
 /**
  * The two GenAI client metrics, `gen_ai.client.token.usage` and `gen_ai.client.operation.duration`, made
- * once per meter. Through `@opentelemetry/api` only: with no meter provider registered the histograms are
- * the API's no-ops, and recording costs next to nothing.
+ * once per meter. Through `@opentelemetry/api` only: with no meter provider registered the meter is the
+ * API's no-op meter, and a model call records nothing (its attributes are not even built).
  */
 import type { Attributes, Histogram, Meter } from '@opentelemetry/api';
 import { genAi, genAiMetric, genAiOperation } from '../gen-ai-attributes.js';
@@ -32,7 +32,11 @@ export function genAiMetricsOf(meter: Meter = openTelemetry().metrics.getMeter('
   return made;
 }
 
+/** What a model call records when no meter provider is registered. */
+const recordsNothing: GenAiMetrics = { recordModelCall() {} };
+
 function createGenAiMetrics(meter: Meter): GenAiMetrics {
+  if (meter === openTelemetry().createNoopMeter()) return recordsNothing;
   const tokens: Histogram = meter.createHistogram(genAiMetric.tokenUsage, {
     description: 'Number of input and output tokens used.',
     unit: '{token}',

@@ -19,7 +19,7 @@ export interface Scope {
   /** The span's context; the parent's when nothing is recorded (no child span is ever started then). */
   context: Context;
   /** Set for scopes opened by `startFlow` and `startPlanItem`, which `end` closes if still open. */
-  handle?: TelemetryScope;
+  handle?: TelemetryScope | undefined;
 }
 
 export interface TurnReporter {

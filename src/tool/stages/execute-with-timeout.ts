@@ -82,9 +82,11 @@ async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAb
   );
   // A tool with its own parser gets the parser's output; validation always ran before execution.
   const input = 'toolInput' in state ? state.toolInput : state.input;
-  const execute = async () => tool.execute(input, context);
   const observe = batch.observeExecution;
-  return observe ? observe({ tool, input: state.input, callId: request.callId }, execute) : execute();
+  if (!observe) return await tool.execute(input, context);
+  return await observe({ tool, input: state.input, callId: request.callId }, async () =>
+    tool.execute(input, context),
+  );
 }
 
 function resultOf(state: ToolCallState, output: unknown): ToolCallResult {

@@ -1,7 +1,7 @@
 import type { ToolCallResult } from '../../spec/index.js';
 import { compileSchema } from '../compile-schema.js';
 import type { ToolCallState } from '../tool-call-state.js';
-import type { ToolDefinition } from '../tool-definition.js';
+import type { ToolInputVerdict } from '../tool-definition.js';
 import { errorResult } from '../tool-results.js';
 import type { StageAnswer } from '../tool-stage.js';
 
@@ -19,15 +19,13 @@ export function validateInput(state: ToolCallState): StageAnswer<ToolCallResult 
     state.toolInput = state.input;
     return undefined;
   }
-  return parseWithSchema(state, tool.parseInput);
+  // The parser answers at once unless the schema has asynchronous refinements.
+  const parsed = tool.parseInput(state.input);
+  return parsed instanceof Promise ? parsed.then((verdict) => accept(state, verdict)) : accept(state, parsed);
 }
 
-/** The schema's own parser (refinements, transforms, defaults) may be asynchronous. */
-async function parseWithSchema(
-  state: ToolCallState,
-  parseInput: NonNullable<ToolDefinition['parseInput']>,
-): Promise<ToolCallResult | undefined> {
-  const parsed = await parseInput(state.input);
+/** The parser's output is what the tool receives; a value it refuses is the call's answer. */
+function accept(state: ToolCallState, parsed: ToolInputVerdict): ToolCallResult | undefined {
   if (!parsed.valid) return refuse(state, parsed.problems);
   state.toolInput = parsed.value;
   return undefined;
