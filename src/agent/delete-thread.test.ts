@@ -144,6 +144,28 @@ describe('agent.deleteThread', () => {
     expect(snapshots).toContain('ORIGINAL-PEAR-55');
   });
 
+  it('deletes a thread whose snapshot cannot be read, and only for its owner', async () => {
+    const { agent, store } = setUp();
+    await agent.send({ threadId: 'kitchen', text: 'note QUINCE-MARMALADE-77 here', principal: 'ana' });
+    const stored = await store.loadThread('kitchen');
+    await store.commit({
+      threadId: 'kitchen',
+      expectedVersion: stored?.version ?? 0,
+      data: '{"schemaVersion": 1, "stack": [',
+      principal: 'ana',
+      now: Date.now(),
+    });
+    await expect(agent.readThread('kitchen')).rejects.toThrow();
+    await expect(agent.deleteThread({ threadId: 'kitchen', principal: 'eve' })).rejects.toThrow(
+      ThreadNotFoundError,
+    );
+    expect(await agent.deleteThread({ threadId: 'kitchen', principal: 'ana' })).toMatchObject({
+      threadId: 'kitchen',
+    });
+    expect(await store.loadThread('kitchen')).toBeUndefined();
+    await agent.close();
+  });
+
   it('refuses while a turn of the thread holds its lease, and deletes nothing', async () => {
     const { agent, store } = setUp();
     await agent.send({ threadId: 'kitchen', text: 'note QUINCE-MARMALADE-77 here', principal: 'ana' });

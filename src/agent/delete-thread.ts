@@ -7,7 +7,6 @@
 import { ConfigurationError, ThreadNotFoundError } from '../errors/index.js';
 import type { AgentConfig, DeleteThreadOptions } from '../options/index.js';
 import type { DeletedThread } from './agent-types.js';
-import { loadOwnedThread } from './send-message.js';
 
 export async function deleteThread(
   config: AgentConfig,
@@ -21,8 +20,11 @@ export async function deleteThread(
   // Background flows of the thread's last turn land first, so none writes to it after it is gone.
   await config.liveTurns.settled(threadId);
   return config.holdLease(threadId, async () => {
-    const loaded = await loadOwnedThread(config, threadId, principal);
-    if (loaded.version === 0) throw new ThreadNotFoundError({ threadId });
+    // Whether it exists and whose it is, from the stored row: its snapshot is not decoded, so a thread
+    // whose snapshot cannot be read can still be deleted.
+    const stored = await store.loadThread(threadId);
+    if (!stored || (principal !== undefined && stored.principal !== principal))
+      throw new ThreadNotFoundError({ threadId });
     const snapshotIds = await files.list(threadId);
     if (snapshotIds.length > 0 && !files.remove)
       throw new ConfigurationError({

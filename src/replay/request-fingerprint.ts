@@ -76,7 +76,15 @@ function valueSize(value: unknown): number {
   return typeof value === 'string' ? value.length : (JSON.stringify(value)?.length ?? 0);
 }
 
+/** The hash of each list of offered tools: a run offers the same list at every step. */
+const hashedTools = new WeakMap<readonly { name: string }[], string>();
+
 /** The offered tools, as `#` and a 12-hex hash of their names. */
 function toolsHash(tools: readonly { name: string }[]): string {
-  return `#${stableHash(tools.map((t) => t.name).join(',')).slice(0, 12)}`;
+  let hash = hashedTools.get(tools);
+  if (hash === undefined) {
+    hash = `#${stableHash(tools.map((t) => t.name).join(',')).slice(0, 12)}`;
+    hashedTools.set(tools, hash);
+  }
+  return hash;
 }
