@@ -3,27 +3,27 @@
  * give a different answer. Calls are compared by tool name and canonical arguments, so key order and
  * whitespace do not hide a repeat. The counts live in the loop state.
  */
-import { canonicalJson, stableHash } from '../util/index.js';
+import { stableHash } from '../util/index.js';
 
 /**
- * A call's identity: tool name plus a hash of the canonical JSON arguments (raw text when they do not
+ * A call's identity: tool name plus a hash of the arguments made canonical (the raw text when they do not
  * parse). `parsed`, when given, is `input` already parsed, and is not parsed again. The counts are saved
  * with a suspended run, so the arguments (which may hold secrets, DESIGN.md invariant 8) are kept only as
  * a hash.
  */
 export function callSignature(toolName: string, input: string, parsed?: unknown): string {
+  return `${toolName}\u0000${stableHash(argumentsOf(input, parsed))}`;
+}
+
+function argumentsOf(input: string, parsed: unknown): unknown {
   const text = input.trim();
-  let args = text;
-  if (text === '') args = '{}';
-  else if (parsed !== undefined) args = canonicalJson(parsed) ?? text;
-  else {
-    try {
-      args = canonicalJson(JSON.parse(text)) ?? text;
-    } catch {
-      args = text;
-    }
+  if (text === '') return {};
+  if (parsed !== undefined) return parsed;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
   }
-  return `${toolName}\u0000${stableHash(args)}`;
 }
 
 /**

@@ -4,6 +4,8 @@
  * them. A step without errors continues. Withdrawals and a forced reflection (level 1) are recorded
  * as events; the next react phase acts on them.
  */
+import type { ToolCallResult } from '../spec/index.js';
+import { resultText } from '../tool/index.js';
 import { updateCircuitBreaker } from './circuit-breaker.js';
 import { classifyToolError, type ReflectDecision, worstDecision } from './classify-tool-error.js';
 import { emit, offeredToolNames, type SkillRun } from './internal/skill-run.js';
@@ -48,8 +50,7 @@ export function reflectPhase(
     if (!state.succeededTools.includes(r.toolName))
       state.succeededTools = state.succeededTools.concat(r.toolName);
     // The checkpoint is saved with every suspension: a large output is kept as its capped context text.
-    const fits = (JSON.stringify(r.output)?.length ?? 0) <= maxKeptOutputChars;
-    const output = fits ? r.output : r.contextText;
+    const output = outputFits(r) ? r.output : r.contextText;
     const completed = state.completed.concat({ callId: r.callId, toolName: r.toolName, output });
     state.completed = completed.length > keptEntries ? completed.slice(-keptEntries) : completed;
   }
@@ -78,4 +79,13 @@ export function reflectPhase(
   const decision = worstDecision(decisions);
   emit(run, { type: 'reflect', decision, errors: errors.length });
   return { ...decision, ...decided[decisions.indexOf(decision)] };
+}
+
+/**
+ * Whether a result's output is small enough to keep whole. The JSON of the whole result, made once for the
+ * journal (`resultText`), holds the output's: when it fits, so does the output.
+ */
+function outputFits(result: ToolCallResult & { status: 'success' }): boolean {
+  if (resultText(result).length <= maxKeptOutputChars) return true;
+  return (JSON.stringify(result.output)?.length ?? 0) <= maxKeptOutputChars;
 }

@@ -3,7 +3,9 @@
  * pipeline on a manual clock.
  */
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import type { ScriptStep } from '../test/index.js';
+import { defineTool } from '../tool/index.js';
 import { findOrphanedToolCalls } from './clean-context.js';
 import { measurePromptChars } from './estimate-prompt-tokens.js';
 import { createCurrencyTools, upstreamTrace } from './fixtures/currency-tools.js';
@@ -130,6 +132,29 @@ describe('runSkillLoop paths', () => {
     expect(ran.get_rate).toHaveLength(3);
     // Nothing ran after the outcome.
     expect(result.events.at(-1)).toMatchObject({ type: 'terminated', reason: 'breaker-open' });
+  });
+
+  it('the checkpoint keeps a small output whole and a large one as its capped context text', async () => {
+    const { tools } = createCurrencyTools();
+    const report = defineTool({
+      name: 'fetch_report',
+      description: 'The full rate report.',
+      input: z.object({}),
+      execute: async () => ({ rows: Array.from({ length: 400 }, (_, i) => `EUR/NOK day ${i}: 11.5`) }),
+    });
+    const { result } = await runSkill({
+      tools: [...tools, report],
+      steps: [
+        call('get_rate', { from: 'EUR', to: 'NOK' }),
+        call('fetch_report', {}),
+        finish({ outcome: 'success', data: { amount: 1150 } }),
+      ],
+    });
+    const [rate, big] = result.state.completed;
+    expect(rate).toMatchObject({ toolName: 'get_rate', output: { from: 'EUR', to: 'NOK', rate: 11.5 } });
+    expect(big?.toolName).toBe('fetch_report');
+    expect(typeof big?.output).toBe('string');
+    expect((big?.output as string).length).toBeLessThan(JSON.stringify({ rows: [] }).length + 4_000);
   });
 
   it('uncertain: the model says it needs the user to clarify', async () => {

@@ -1,8 +1,8 @@
 /**
  * The JSON text of a tool call's result, made once per result object. The journal writes it as the call's
- * row, and the turn's history row of the result is made from it: both were `JSON.stringify(result)` of the
- * same object, the second a step or more later. A result is not changed once a stage has returned it (a
- * stage that alters one returns a copy, as `capResultSize` does), so the text made first stays true.
+ * row, and the skill loop's reflect phase measures the output against it. A result is not changed once a
+ * stage has returned it (a stage that alters one returns a copy, as `capResultSize` does), so the text
+ * made first stays true.
  */
 import type { ToolCallResult } from '../spec/index.js';
 

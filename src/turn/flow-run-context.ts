@@ -1,6 +1,7 @@
 /**
  * What the execution phase of a turn shares between the user-facing loop and the background runner.
  */
+import { isDeepStrictEqual } from 'node:util';
 import type { LanguageModelV3, LanguageModelV3Prompt } from '@ai-sdk/provider';
 import type { DialogueState, FlowDefinition } from '../flow/index.js';
 import type { SkillLoopEvent, SkillLoopLiveEvent } from '../loop/index.js';
@@ -149,8 +150,8 @@ function redactArguments(input: string, redact: Redactor): string {
   } catch {
     return redact.text(input);
   }
-  const redacted = JSON.stringify(redact.value(parsed));
+  const redacted = redact.value(parsed);
   // Text with nothing to redact is kept exactly as the model wrote it.
-  if (redacted === undefined) return redact.text(input);
-  return redacted === JSON.stringify(parsed) ? input : redacted;
+  if (isDeepStrictEqual(redacted, parsed)) return input;
+  return JSON.stringify(redacted) ?? redact.text(input);
 }
