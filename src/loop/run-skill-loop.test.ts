@@ -154,7 +154,7 @@ describe('runSkillLoop paths', () => {
     expect(rate).toMatchObject({ toolName: 'get_rate', output: { from: 'EUR', to: 'NOK', rate: 11.5 } });
     expect(big?.toolName).toBe('fetch_report');
     expect(typeof big?.output).toBe('string');
-    expect((big?.output as string).length).toBeLessThan(JSON.stringify({ rows: [] }).length + 4_000);
+    expect(String(big?.output).length).toBeLessThan(JSON.stringify({ rows: [] }).length + 4_000);
   });
 
   it('uncertain: the model says it needs the user to clarify', async () => {

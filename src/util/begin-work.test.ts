@@ -44,6 +44,7 @@ describe('beginWork', () => {
   });
 
   it('follows a thenable that is not a native promise', async () => {
+    // biome-ignore lint/suspicious/noThenProperty: the thenable is what this test is about.
     const thenable = { then: (resolve: (value: string) => void) => resolve('from a thenable') };
     expect((await outcomeOf(() => thenable)).done).toBe('from a thenable');
   });

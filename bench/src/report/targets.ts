@@ -22,34 +22,23 @@ export interface TargetResult {
 
 export const gaps = {
   quarterOfFastestPeer:
-    "What is left is work the peers' bare loops do not do at all, not set-up repeated per step (docs/decisions/0026, " +
-    "0033, 0034, 0037, 0038 and 0043 took that out). Per step: the model's answer is journaled before it is used " +
-    '(docs/decisions/0027); the tool call passes the whole pipeline (arguments parsed and validated against JSON ' +
-    'Schema, a journal row with a SHA-256 of the arguments, written once with the result for an idempotent tool ' +
-    '(docs/decisions/0046) and as a start row and a result row otherwise, redaction, output validation, the ' +
-    'timeout); the step becomes two history rows and two observations. Per turn: the thread is leased, loaded and its ' +
-    'snapshot decoded; the turn is saved twice (its in-flight record before the first model call, ' +
-    'docs/decisions/0017, and its result), each save schema-checking and encoding the snapshot; routing, the flow ' +
-    'stack and its diff. Measured in single processes on an AMD EPYC host (2026-11-26, sessions of K = 1 against K = 10): ' +
-    'about 24 µs per turn and 21 µs per step, so the per-turn part is about 2 µs of a K = 10 step; the step itself ' +
-    'is what has to shrink. A CPU profile of the measured sessions has no hot spot: no function takes more than ' +
-    "about 3 % of the step, and about a third of it is turning the step's records into text (the answer's and the " +
-    "result's journal rows, the history rows, the observations) and the memory store's keeping of them. " +
-    'docs/decisions/0045 took 4–5 % off the step by serializing less for the same texts, and docs/decisions/0046 ' +
-    'one store write per idempotent call (about 2.5 % of the instructions of a step). Counted in instructions ' +
-    '(`valgrind --tool=cachegrind`, 300 warm-up sessions, then 600 more against none; Intel Xeon host, 2026-11-26) a ' +
-    'K = 10 step is about 0.53 million instructions for flowstack and 2.0 million for the AI SDK: 0.26×, the same as ' +
-    "the measured time. The verdict counts each framework's mock model in its figure, as the targets' reference " +
-    'figures do; the first row gives the ratio without the mocks too. With the 20,000-step warm-up used before the ' +
-    'bench warmed up to steady state (bench/README.md, "Warm-up to steady state"), the ratio followed the host and its load: ' +
-    '0.25–0.27× on AMD EPYC (the AI SDK 88–92 µs a step), 0.26–0.28× on an Intel Xeon host of the same kind, where ' +
-    'single processes ranged widely within one hour (the AI SDK 153–569 µs a step, flowstack 41–100 µs), so the ' +
-    "medians of a run move with the host's other load. To close it with margin: the model answer written with the " +
-    'rows of the calls it leads to (one journal ' +
-    'write and one serialization per step fewer); the tool arguments parsed and made canonical once per call (the ' +
-    'loop and the pipeline each do both now); the wrapping stages of the pipeline (audit, journal, cache, ' +
-    'simulation, snapshot) as checks before and after one awaited execute, as the post-processing ones have been ' +
-    'since docs/decisions/0043.',
+    "What is left is work the peers' bare loops do not do at all. Per step: the model's answer is journaled before " +
+    'it is used (docs/decisions/0027); the tool call passes the whole pipeline (arguments parsed and validated ' +
+    'against JSON Schema, a journal row with a SHA-256 of the arguments, redaction, output validation, the ' +
+    'timeout); the step becomes two history rows and two observations. Per turn: the thread is leased, loaded and ' +
+    'saved twice (its in-flight record, docs/decisions/0017, and its result). On one Intel Xeon host (2026-11-28, ' +
+    'this job, single processes) the last build before the redesign of issue 29 (336b7c1) read 31.9 µs a step ' +
+    "against the AI SDK's 153 µs (0.21×), and the redesigned build 50.7–52.5 µs. Most of the difference was in two " +
+    'places: records copied with a spread followed by new keys, each of which gets a hidden class of its own on ' +
+    "Node 20 (29 per warm session, `probes/maps-per-session.mjs`; 2.9 since docs/decisions/0064's amendment), and " +
+    'promises between a deadline race and its work. Without them a step reads 39.7–43.3 µs (0.26–0.27× of the AI ' +
+    "SDK's 149–160 µs in the same hour). A CPU profile has no hot spot: about a seventh of the step is making the " +
+    "texts the store keeps (observations, history rows, the answer's and the result's journal rows, the snapshot), " +
+    "a twentieth garbage collection. The verdict counts each framework's mock model in its figure; the first row " +
+    'gives the ratio without the mocks too. To close it with margin: the model answer written with the rows of ' +
+    'the calls it leads to (one journal write and one serialization per step fewer); the tool arguments parsed ' +
+    "once per call (the loop, the pipeline and the history row each parse them now); a model call's telemetry " +
+    'record made only when a span records or someone listens.',
   flatWithThreadLength:
     "flowstack's own work per step does not grow with the thread: a profile of K = 10 against K = 100 finds no " +
     'flowstack function whose time per step grows, apart from copying the prompt for each model call, and in a quiet ' +
@@ -78,40 +67,32 @@ export const gaps = {
     'The three calls overlap (the tool phase is the figure above); what the session adds on top is the per-turn ' +
     'fixed cost described for the first target.',
   sessionsThroughput:
-    'Each session here is one turn of 5 steps, so the per-turn fixed cost of the first target (two saves of ' +
-    'the thread, loading and checking the snapshot, routing) weighs about as much as one step, and with ' +
-    '1,000 sessions interleaved almost every object a session holds outlives a young-generation collection and ' +
-    "is copied and promoted: scavenges take about a seventh of the process's CPU time (`--trace-gc`: about 110 " +
-    'of 6 ms each per process), full collections almost none. What is promoted per session is the memory ' +
-    "store's rows of the finished thread (about 15 KiB, kept for good) and what the session holds while it waits " +
-    '(next target). Since the rounds run back to back without a forced collection before each (one slowed every ' +
-    "framework's next round 1.5–2×, flowstack's more than the peers'; bench/README.md, \"Rounds without a forced " +
-    'collection"), in interleaved runs on one host the ratio was 2.21–2.29×, so a run below 2× is ' +
-    "this machine's noise around a " +
-    'figure close to the line. To close it with margin: the items of the memory target, fewer bytes allocated ' +
-    'per step, then one snapshot save per turn',
+    'Each session is one turn of 5 steps, interleaved with 999 others, so almost everything a session holds ' +
+    'across an `await` outlives a scavenge and is promoted: the throughput follows what a step allocates and keeps ' +
+    '(next target), and the per-turn fixed cost of the first target weighs about as much as one step. On one Intel ' +
+    'Xeon host (2026-11-28) the last build before the redesign of issue 29 (336b7c1) ran 10,659 steps per CPU ' +
+    'second in this job, about 2.4× the AI SDK, and the redesigned build 7,100–7,700; a full run after the copies ' +
+    "of docs/decisions/0064's amendment read 1.92×. Rounds of one process move by 10–30 % (whether a full " +
+    "collection lands in a round), so one run's figure is this machine's noise around a figure close to the " +
+    'line. To close it with margin: fewer bytes allocated per step (about 53 KB at K = 10, ' +
+    "`probes/alloc-per-step.mjs`; the two deadline waits of a step, the run's and the tool's, make 3–4 KB of " +
+    'it), then one snapshot save per turn.',
   sessionsMemory:
     'The peak heap of a round is what the sessions keep plus what they made that outlived a scavenge and waits in ' +
     'the old generation; with 1,000 sessions interleaved, nearly everything a turn keeps across an `await` gets ' +
-    'there. Since 2026-11-27 the rounds run over a ballast, so that no full collection cuts them short ' +
-    '(bench/README.md, "Peak rounds that no full collection cuts short"); the peers read about 40 % more than ' +
-    "before, flowstack about the same. The gap is flowstack's own: on one Intel Xeon host (2026-11-27, peak " +
-    'rounds as the bench ran them before the ballast) the build before the turn was split into phases (7d1bcee) ' +
-    'read 51.5 KiB a session and this one 78. Per session, 98.6 KiB outlives a scavenge against 58.6 KiB ' +
-    '(`node --expose-gc probes/promoted-per-session.mjs`), and one tool step adds 13.2 KiB against 5.6 ' +
-    '(`PROBE_CALLS=1` against `9`). Experiments on that host (not kept; median of nine rounds, 76.3 KiB with ' +
-    "nothing taken out): without journaling the model's answers 70.0; without the tool journal's stages 70.6; " +
-    "without the run's deadline watch around each call 72.9; without telemetry's wrapper on model calls 73.1; " +
-    "the memory store's journal rows handed out without a copy, 74.3 against 74.4. Such a median moves by up to " +
-    '5 KiB from one set of processes to the next (74.4 and 79.6 for one build): only the first two are more ' +
-    'than that noise, and no part is more than a twelfth of the figure. ' +
-    'What a session holds in a tool call (`probes/heap-in-flight.mjs`) went from 27.5 to 40.7 KiB: 21 suspended ' +
-    'async frames instead of 8, each with its promise and the two closures of its `await` (about half a KiB), and ' +
-    '107 closures instead of 61. To close it, a tool step back to about 6 KiB: fewer awaited layers per tool ' +
-    "call (today `runStepCalls`, `validatePhase`, `runQueuedCalls`, the watch's `wait`, `executeToolBatch`, " +
-    "`runPipeline`, `executeWithTimeout` and `runWithinDeadline`), the run's limits and the tool's timeout " +
-    "watched by one race per call instead of two, the model's answer journaled with the rows of the calls it " +
-    "leads to, and a model call's telemetry record made only when a span records or someone listens.",
+    'there. The rounds run over a ballast, so that no full collection cuts them short (bench/README.md, "Peak ' +
+    'rounds that no full collection cuts short"). On one Intel Xeon host (2026-11-28) 86.7 KiB a session ' +
+    'outlives a scavenge (`node --expose-gc probes/promoted-per-session.mjs`), against 48.5 KiB for the last ' +
+    "build before the redesign of issue 29 (336b7c1) and 102.6 KiB before docs/decisions/0064's amendment. A " +
+    'session in its fourth tool call holds 43 KiB (`probes/heap-in-flight.mjs`): 143 objects, 76 closures and 68 ' +
+    'contexts, 23 suspended async frames with 30 promises, and 65 ids and keys held as joined strings (2 KiB). ' +
+    'Taking one part out at a time (2026-11-27, median of nine rounds, not kept) moved the peak by at most a ' +
+    "twelfth: the model answers' journal rows and the tool journal's stages by about 6 KiB each, the rest within " +
+    'the 5 KiB a median moves by. To close it: fewer awaited layers per tool call (`runStepCalls`, ' +
+    "`validatePhase`, `runQueuedCalls`, the watch's `wait`, `executeToolBatch`, `runPipeline`, " +
+    "`executeWithTimeout`, `runWithinDeadline`), the run's limits and the tool's timeout watched by one race per " +
+    "call instead of two, the model's answer journaled with the rows of the calls it leads to, and a model call's " +
+    'telemetry record made only when a span records or someone listens.',
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker warms up before it takes work (`agent.warmUp()`, ' +
