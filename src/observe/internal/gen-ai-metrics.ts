@@ -8,6 +8,8 @@ import { genAi, genAiMetric, genAiOperation } from '../gen-ai-attributes.js';
 import { openTelemetry } from './open-telemetry.js';
 
 export interface GenAiMetrics {
+  /** False on the API's no-op meter: nothing recorded goes anywhere. */
+  readonly records: boolean;
   /** One finished or failed model call: its duration, and its tokens when it finished. */
   recordModelCall(call: {
     provider: string;
@@ -33,7 +35,7 @@ export function genAiMetricsOf(meter: Meter = openTelemetry().metrics.getMeter('
 }
 
 /** What a model call records when no meter provider is registered. */
-const recordsNothing: GenAiMetrics = { recordModelCall() {} };
+const recordsNothing: GenAiMetrics = { records: false, recordModelCall() {} };
 
 function createGenAiMetrics(meter: Meter): GenAiMetrics {
   if (meter === openTelemetry().createNoopMeter()) return recordsNothing;
@@ -48,6 +50,7 @@ function createGenAiMetrics(meter: Meter): GenAiMetrics {
     advice: { explicitBucketBoundaries: [...genAiMetric.durationBuckets] },
   });
   return {
+    records: true,
     recordModelCall(call) {
       const attributes: Attributes = {
         [genAi.operationName]: genAiOperation.chat,

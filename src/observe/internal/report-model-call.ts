@@ -24,6 +24,9 @@ export function startModelCall(
   mode: 'generate' | 'stream',
   model: LanguageModelV3,
 ): ModelCallRecord {
+  // A call that no span records, no one listens to and no meter counts is only tallied for the turn's usage.
+  if (!reporter.recording && !reporter.metrics.records && !reporter.wanted())
+    return tallyOnly(reporter, model.modelId);
   const { threadId, recordContent, clock } = reporter.options;
   const flowstack = (call.providerOptions?.flowstack ?? {}) as { phase?: unknown; flow?: unknown };
   const phase = typeof flowstack.phase === 'string' ? flowstack.phase : 'unknown';
@@ -135,6 +138,16 @@ export function startModelCall(
   };
   reporter.openCalls.add(record);
   return record;
+}
+
+/** The record of a call nobody watches: its usage counts toward the turn's, and nothing else is kept. */
+function tallyOnly(reporter: TurnReporter, modelId: string): ModelCallRecord {
+  return {
+    wantsContent: false,
+    metadata() {},
+    end: (result) => reporter.tally.add(modelId, result.usage),
+    fail() {},
+  };
 }
 
 function endAttributes(reporter: TurnReporter, result: ModelCallEnd): Attributes {
