@@ -50,7 +50,7 @@ export async function executeToolBatch(
         false,
       );
     seen.add(callId);
-    return await runPipeline(state, pipeline);
+    return runPipeline(state, pipeline);
   };
   const limit = Math.max(1, context.maxConcurrency ?? toolDefaults.maxConcurrency);
   for (const group of groupCalls(calls, context.tools)) {

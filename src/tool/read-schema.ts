@@ -142,8 +142,12 @@ function standardJsonSchema(schema: StandardSchemaLike): JsonSchema {
 function standardParser(schema: StandardSchemaLike): ReadSchema['parse'] {
   return (value) => {
     const result = schema['~standard'].validate(value);
-    return result instanceof Promise ? result.then(toVerdict) : toVerdict(result);
+    return isThenable(result) ? Promise.resolve(result).then(toVerdict) : toVerdict(result);
   };
+}
+
+function isThenable<T>(value: T | PromiseLike<T>): value is PromiseLike<T> {
+  return typeof (value as { then?: unknown } | null)?.then === 'function';
 }
 
 function toVerdict(result: StandardResult<unknown>): ToolInputVerdict {

@@ -83,8 +83,8 @@ async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAb
   // A tool with its own parser gets the parser's output; validation always ran before execution.
   const input = 'toolInput' in state ? state.toolInput : state.input;
   const observe = batch.observeExecution;
-  if (!observe) return await tool.execute(input, context);
-  return await observe({ tool, input: state.input, callId: request.callId }, async () =>
+  if (!observe) return tool.execute(input, context);
+  return observe({ tool, input: state.input, callId: request.callId }, async () =>
     tool.execute(input, context),
   );
 }
