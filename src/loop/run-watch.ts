@@ -22,75 +22,135 @@ export interface RunWatch {
 }
 
 export function createRunWatch(limits: WithinDeadlines): RunWatch {
-  const { clock, signal, stop } = limits;
-  /** Ends the call that waits now, if one does. */
-  let endWaiting: ((reason: StopReason) => void) | undefined;
-  let cancelTimer: (() => void) | undefined;
-  let unwatchStop: (() => void) | undefined;
-  let closed = false;
+  return new SharedRunWatch(limits);
+}
 
-  const deadline = () => Math.min(limits.idleDeadline(), limits.wallDeadline);
-  const limitPassed = (): StopReason => (clock.now() >= limits.wallDeadline ? 'wall-time' : 'idle');
-  const onStop = () => endWaiting?.('user-stop');
+/** The outcome of a call that was not begun: a limit had passed or the user had stopped. */
+function notBegun(reason: StopReason): Promise<WithinOutcome<never>> {
+  return Promise.resolve({ status: 'stopped', reason, started: false });
+}
 
-  const onTimer = () => {
-    cancelTimer = undefined;
-    // With no call waiting the timer is not renewed: the next call arms it.
-    if (!endWaiting) return;
-    const left = deadline() - clock.now();
-    if (left > 0) cancelTimer = startTimer(clock, left, onTimer);
-    else endWaiting(limitPassed());
+class SharedRunWatch implements RunWatch {
+  /** The call that waits now, if one does. */
+  private waiting: WaitingCall<unknown> | undefined = undefined;
+  private cancelTimer: (() => void) | undefined = undefined;
+  private unwatchStop: (() => void) | undefined = undefined;
+  private closed = false;
+
+  constructor(private readonly limits: WithinDeadlines) {}
+
+  wait<T>(controller: AbortController, work: (signal: AbortSignal) => Promise<T>): Promise<WithinOutcome<T>> {
+    const { clock, signal, stop } = this.limits;
+    if (signal?.aborted || stop?.stopped) return notBegun('user-stop');
+    const left = this.deadline() - clock.now();
+    if (left <= 0) return notBegun(this.limitPassed());
+    this.watchStop();
+    if (!this.cancelTimer) this.cancelTimer = startTimer(clock, left, this.onTimer);
+    const call = new WaitingCall<T>(this, controller);
+    this.waiting = call as WaitingCall<unknown>;
+    // The work begins once its limits and stop are watched.
+    beginWork(() => work(controller.signal), call);
+    return call.outcome;
+  }
+
+  close(): void {
+    this.closed = true;
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.unwatchStop?.();
+    this.unwatchStop = undefined;
+  }
+
+  /** The waiting call has its outcome: the watch waits for nothing until the next call. */
+  ended(call: WaitingCall<unknown>): void {
+    if (this.waiting === call) this.waiting = undefined;
+    // A call made after the run ended takes back what it armed.
+    if (this.closed) this.close();
+  }
+
+  /** Whether the user stopped the run (the signal aborted or the stop was asked for), and why. */
+  userStop(): { stopped: boolean; reason: unknown } {
+    const { signal, stop } = this.limits;
+    if (signal?.aborted) return { stopped: true, reason: signal.reason };
+    return { stopped: stop?.stopped === true, reason: stop?.reason };
+  }
+
+  private deadline(): number {
+    return Math.min(this.limits.idleDeadline(), this.limits.wallDeadline);
+  }
+
+  private limitPassed(): StopReason {
+    return this.limits.clock.now() >= this.limits.wallDeadline ? 'wall-time' : 'idle';
+  }
+
+  private readonly onStop = (): void => {
+    this.waiting?.stopped('user-stop');
   };
 
-  const watchStop = () => {
-    if (unwatchStop || (!signal && !stop)) return;
+  private readonly onTimer = (): void => {
+    this.cancelTimer = undefined;
+    // With no call waiting the timer is not renewed: the next call arms it.
+    if (!this.waiting) return;
+    const { clock } = this.limits;
+    const left = this.deadline() - clock.now();
+    if (left > 0) this.cancelTimer = startTimer(clock, left, this.onTimer);
+    else this.waiting.stopped(this.limitPassed());
+  };
+
+  private watchStop(): void {
+    const { signal, stop } = this.limits;
+    if (this.unwatchStop || (!signal && !stop)) return;
+    const { onStop } = this;
     signal?.addEventListener('abort', onStop, { once: true });
     const unwatch = stop?.onStop(onStop);
-    unwatchStop = () => {
+    this.unwatchStop = () => {
       signal?.removeEventListener('abort', onStop);
       unwatch?.();
     };
-  };
+  }
+}
 
-  return {
-    async wait<T>(controller: AbortController, work: (signal: AbortSignal) => Promise<T>) {
-      if (signal?.aborted || stop?.stopped) return { status: 'stopped', reason: 'user-stop', started: false };
-      const left = deadline() - clock.now();
-      if (left <= 0) return { status: 'stopped', reason: limitPassed(), started: false };
-      watchStop();
-      if (!cancelTimer) cancelTimer = startTimer(clock, left, onTimer);
-      const outcome = await new Promise<WithinOutcome<T>>((resolve) => {
-        endWaiting = (reason) => resolve({ status: 'stopped', reason, started: true });
-        // The work begins once its limits and stop are watched.
-        beginWork(() => work(controller.signal), {
-          done: (value) => resolve({ status: 'done', value }),
-          failed: (error) => resolve({ status: 'failed', error }),
-        });
-      });
-      endWaiting = undefined;
-      // A call made after the run ended takes back what it armed.
-      if (closed) this.close();
-      if (outcome.status === 'stopped') {
-        controller.abort(
-          outcome.reason === 'user-stop'
-            ? signal?.aborted
-              ? signal.reason
-              : stop?.reason
-            : new Error(`stopped: ${outcome.reason}`),
-        );
-        return outcome;
-      }
-      // Work that gave up because the user stopped it was stopped, not broken.
-      if (outcome.status === 'failed' && (signal?.aborted || stop?.stopped))
-        return { status: 'stopped', reason: 'user-stop', started: true };
-      return outcome;
-    },
-    close() {
-      closed = true;
-      cancelTimer?.();
-      cancelTimer = undefined;
-      unwatchStop?.();
-      unwatchStop = undefined;
-    },
-  };
+/**
+ * One call waiting under the watch: it settles its `outcome` with the first of the work's result, its
+ * failure, or a limit or the user's stop. The call settles its own promise rather than being awaited by
+ * an async function around it, docs/decisions/0091.
+ */
+class WaitingCall<T> {
+  readonly outcome: Promise<WithinOutcome<T>>;
+  private settle: (outcome: WithinOutcome<T>) => void = () => undefined;
+  private decided = false;
+
+  constructor(
+    private readonly watch: SharedRunWatch,
+    private readonly controller: AbortController,
+  ) {
+    this.outcome = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+  }
+
+  done(value: T): void {
+    this.decide({ status: 'done', value });
+  }
+
+  failed(error: unknown): void {
+    // Work that gave up because the user stopped it was stopped, not broken.
+    if (this.watch.userStop().stopped) this.decide({ status: 'stopped', reason: 'user-stop', started: true });
+    else this.decide({ status: 'failed', error });
+  }
+
+  /** A limit passed or the user stopped: the work's signal is aborted and the call moves on without it. */
+  stopped(reason: StopReason): void {
+    if (this.decided) return;
+    const user = this.watch.userStop();
+    this.decide({ status: 'stopped', reason, started: true });
+    this.controller.abort(reason === 'user-stop' ? user.reason : new Error(`stopped: ${reason}`));
+  }
+
+  private decide(outcome: WithinOutcome<T>): void {
+    if (this.decided) return;
+    this.decided = true;
+    this.watch.ended(this as WaitingCall<unknown>);
+    this.settle(outcome);
+  }
 }

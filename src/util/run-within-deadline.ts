@@ -67,42 +67,15 @@ export interface WorkAbort {
  * });
  * if (outcome.status === 'deadline') console.log('no answer within 5 s');
  */
-export async function runWithinDeadline<T>(
-  options: RunWithinDeadlineOptions<T>,
-): Promise<DeadlineOutcome<T>> {
+export function runWithinDeadline<T>(options: RunWithinDeadlineOptions<T>): Promise<DeadlineOutcome<T>> {
   const { clock, signal, stop } = options;
-  const deadline = typeof options.deadline === 'number' ? constant(options.deadline) : options.deadline;
-  if (signal?.aborted || stop?.stopped) return { status: 'stopped', started: false };
-  if (clock.now() >= deadline()) return { status: 'deadline', started: false };
-  const workAbort = options.controller ?? createLazyAbort();
-  const watches: (() => void)[] = [];
-  let decided = false;
   try {
-    const outcome = await new Promise<DeadlineOutcome<T>>((resolve) => {
-      const decide = (outcome: DeadlineOutcome<T>) => {
-        decided = true;
-        resolve(outcome);
-      };
-      watches.push(watchDeadline(clock, deadline, () => decide({ status: 'deadline', started: true })));
-      if (signal || stop)
-        watches.push(watchStop(signal, stop, () => decide({ status: 'stopped', started: true })));
-      // The work begins once the caller holds the promise of its outcome and its deadline and stop are
-      // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
-      // stop that came meanwhile has decided the race, and the work is not begun.
-      beginWork(() => (decided ? (undefined as T) : options.work(workAbort)), {
-        done: (value) => decide({ status: 'done', value }),
-        failed: (error) => decide({ status: 'failed', error }),
-      });
-    });
-    if (outcome.status === 'deadline')
-      workAbort.abort(options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'));
-    if (outcome.status === 'stopped')
-      workAbort.abort(
-        options.stopReason ? options.stopReason() : signal?.aborted ? signal.reason : stop?.reason,
-      );
-    return outcome;
-  } finally {
-    for (const unwatch of watches) unwatch();
+    const deadline = typeof options.deadline === 'number' ? constant(options.deadline) : options.deadline;
+    if (signal?.aborted || stop?.stopped) return Promise.resolve({ status: 'stopped', started: false });
+    if (clock.now() >= deadline()) return Promise.resolve({ status: 'deadline', started: false });
+    return new DeadlineRace(options, deadline).outcome;
+  } catch (error) {
+    return Promise.reject(error);
   }
 }
 
@@ -111,32 +84,94 @@ function constant(value: number): () => number {
 }
 
 /**
- * Calls `onPassed` once the deadline has passed on `clock`, reading a moving deadline again whenever its
- * timer fires. Returns the function that stops watching.
+ * One call's race: it watches the deadline and the caller's stop, begins the work, and settles its
+ * `outcome` with whichever comes first, taking its timer and listeners back as it does. The race settles
+ * its own promise rather than being awaited by an async function around it, docs/decisions/0091.
  */
-function watchDeadline(clock: Clock, deadline: () => number, onPassed: () => void): () => void {
-  let cancelTimer: (() => void) | undefined;
-  const check = () => {
-    const left = deadline() - clock.now();
-    if (left <= 0) onPassed();
-    else cancelTimer = startTimer(clock, left, check);
-  };
-  check();
-  return () => cancelTimer?.();
-}
+class DeadlineRace<T> {
+  readonly outcome: Promise<DeadlineOutcome<T>>;
+  private settle: (outcome: DeadlineOutcome<T>) => void = () => undefined;
+  private decided = false;
+  private readonly workAbort: WorkAbort & { abort(reason: unknown): void };
+  private cancelTimer: (() => void) | undefined = undefined;
+  private unwatchSignal: (() => void) | undefined = undefined;
+  private unwatchStop: (() => void) | undefined = undefined;
 
-/** Calls `onStop` when the caller stops. Returns the function that takes its listeners back. */
-function watchStop(
-  signal: AbortSignal | undefined,
-  stop: StopSource | undefined,
-  onStop: () => void,
-): () => void {
-  const unwatchSignal = signal ? onAbort(signal, onStop) : undefined;
-  const unwatch = stop?.onStop(onStop);
-  return () => {
-    unwatchSignal?.();
-    unwatch?.();
+  constructor(
+    private readonly options: RunWithinDeadlineOptions<T>,
+    private readonly deadline: () => number,
+  ) {
+    this.outcome = new Promise((resolve) => {
+      this.settle = resolve;
+    });
+    this.workAbort = options.controller ?? createLazyAbort();
+    const { signal, stop } = options;
+    try {
+      if (signal) this.unwatchSignal = onAbort(signal, this.onStop);
+      if (stop) this.unwatchStop = stop.onStop(this.onStop);
+      this.checkDeadline();
+    } catch (error) {
+      // A clock or a stop that throws: nothing armed so far is left behind.
+      this.release();
+      throw error;
+    }
+    // The work begins once the caller holds the promise of its outcome and its deadline and stop are
+    // watched (a skill run's first model call is made after `runSkillLoop` returned, not inside it); a
+    // stop that came meanwhile has decided the race, and the work is not begun.
+    beginWork(() => (this.decided ? (undefined as T) : options.work(this.workAbort)), this);
+  }
+
+  done(value: T): void {
+    this.decide({ status: 'done', value });
+  }
+
+  failed(error: unknown): void {
+    this.decide({ status: 'failed', error });
+  }
+
+  /** Decides the race once its deadline has passed; until then the timer reads a moving deadline again. */
+  private readonly checkDeadline = (): void => {
+    this.cancelTimer = undefined;
+    if (this.decided) return;
+    const left = this.deadline() - this.options.clock.now();
+    if (left <= 0) this.decide({ status: 'deadline', started: true });
+    else this.cancelTimer = startTimer(this.options.clock, left, this.checkDeadline);
   };
+
+  private readonly onStop = (): void => {
+    this.decide({ status: 'stopped', started: true });
+  };
+
+  private decide(outcome: DeadlineOutcome<T>): void {
+    if (this.decided) return;
+    this.decided = true;
+    this.release();
+    const { options } = this;
+    try {
+      if (outcome.status === 'deadline')
+        this.workAbort.abort(
+          options.deadlineReason ? options.deadlineReason() : new Error('The deadline passed.'),
+        );
+      if (outcome.status === 'stopped') {
+        const { signal, stop } = options;
+        this.workAbort.abort(
+          options.stopReason ? options.stopReason() : signal?.aborted ? signal.reason : stop?.reason,
+        );
+      }
+    } finally {
+      this.settle(outcome);
+    }
+  }
+
+  /** Takes back the timer and the listeners on the caller's stop. */
+  private release(): void {
+    this.cancelTimer?.();
+    this.cancelTimer = undefined;
+    this.unwatchSignal?.();
+    this.unwatchSignal = undefined;
+    this.unwatchStop?.();
+    this.unwatchStop = undefined;
+  }
 }
 
 /**

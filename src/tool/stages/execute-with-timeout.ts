@@ -31,8 +31,8 @@ export async function executeWithTimeout(state: ToolCallState): Promise<ToolCall
     clock: batch.clock,
     deadline: batch.clock.now() + tool.timeoutMs,
     signal: batch.signal,
-    deadlineReason: () => new Error('timeout'),
-    stopReason: () => new Error('cancelled'),
+    deadlineReason: timedOut,
+    stopReason: cancelled,
     work: (abort) => runTool(state, tool, abort),
   });
   switch (outcome.status) {
@@ -66,6 +66,9 @@ export async function executeWithTimeout(state: ToolCallState): Promise<ToolCall
       return errorResult(state, 'timeout', 'The call was cancelled.', false);
   }
 }
+
+const timedOut = () => new Error('timeout');
+const cancelled = () => new Error('cancelled');
 
 /** One attempt of the tool, inside the batch's execution observer when it has one. */
 async function runTool(state: ToolCallState, tool: ToolDefinition, abort: WorkAbort): Promise<unknown> {
