@@ -110,11 +110,6 @@ function invokeStepModel(
   const live = run.onEvent !== undefined;
   // Calls written in the text are not for the reader: only the prose goes out live.
   const markup = live && inText ? createSkillMarkupFilter() : undefined;
-  const onTextDelta = markup
-    ? (delta: string) => streamed(run, 'text-delta', markup.push(delta))
-    : (delta: string) => streamed(run, 'text-delta', delta);
-  // The reply written as finish_skill's message goes out as the model writes it, too.
-  const onToolInputDelta = live && !inText ? streamFinishMessage(run) : undefined;
   const waited = watchOf(run).wait(sharedController(run), (signal) =>
     invokeModel({
       model: run.model,
@@ -126,13 +121,7 @@ function invokeStepModel(
       stream: run.stream,
       maxOutputTokens: run.state.maxOutputTokens,
       signal,
-      ...(live
-        ? {
-            onTextDelta,
-            onReasoningDelta: (delta: string) => streamed(run, 'thoughts-delta', delta),
-          }
-        : {}),
-      ...(onToolInputDelta ? { onToolInputDelta } : {}),
+      ...(live ? liveDeltas(run, inText, markup) : {}),
     }),
   );
   if (!markup) return waited;
@@ -140,6 +129,22 @@ function invokeStepModel(
     streamed(run, 'text-delta', markup.end());
     return outcome;
   });
+}
+
+/** Where a live run's deltas go as the model writes: the text (without call markup) and the thinking. */
+function liveDeltas(
+  run: SkillRun,
+  inText: boolean,
+  markup: ReturnType<typeof createSkillMarkupFilter> | undefined,
+): Pick<CallModelOptions, 'onTextDelta' | 'onReasoningDelta' | 'onToolInputDelta'> {
+  return {
+    onTextDelta: markup
+      ? (delta) => streamed(run, 'text-delta', markup.push(delta))
+      : (delta) => streamed(run, 'text-delta', delta),
+    onReasoningDelta: (delta) => streamed(run, 'thoughts-delta', delta),
+    // The reply written as finish_skill's message goes out as the model writes it, too.
+    ...(inText ? {} : { onToolInputDelta: streamFinishMessage(run) }),
+  };
 }
 
 /**

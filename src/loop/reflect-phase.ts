@@ -69,9 +69,9 @@ export function reflectPhase(
       classifyToolError({
         toolName: result.toolName,
         error: result.error,
-        offered: !validated.notOffered.has(result.callId),
+        offered: !validated.notOffered.includes(result.callId),
         failureStreak: state.breaker.toolFailureStreaks[result.toolName] ?? 1,
-        repeatedCall: validated.repeated.has(result.callId),
+        repeatedCall: validated.repeated.includes(result.callId),
         alternatives: offered.filter((name) => name !== result.toolName).length,
       }),
     );

@@ -11,10 +11,10 @@ import { emit, type SkillRun, type StepCall } from './internal/skill-run.js';
 export interface ScreenedCalls {
   /** Results by call id: the loop's answers now, the pipeline's once the queued calls ran. */
   answered: Map<string, ToolCallResult>;
-  /** Calls answered as loops without running. */
-  repeated: Set<string>;
-  /** Calls to tools that were not offered at call time (unknown or withdrawn). */
-  notOffered: Set<string>;
+  /** Ids of the calls answered as loops without running. */
+  repeated: string[];
+  /** Ids of the calls to tools that were not offered at call time (unknown or withdrawn). */
+  notOffered: string[];
   /** Calls for the tool pipeline. */
   queued: ToolCallRequest[];
 }
@@ -23,13 +23,13 @@ export interface ScreenedCalls {
 export function screenStepCalls(run: SkillRun, calls: readonly StepCall[]): ScreenedCalls {
   const screened: ScreenedCalls = {
     answered: new Map(),
-    repeated: new Set(),
-    notOffered: new Set(),
+    repeated: [],
+    notOffered: [],
     queued: [],
   };
   for (const call of calls) {
     emit(run, { type: 'tool-call', callId: call.callId, toolName: call.toolName, input: call.input });
-    if (!run.tools.has(call.toolName)) screened.notOffered.add(call.callId);
+    if (!run.tools.has(call.toolName)) screened.notOffered.push(call.callId);
     const answer = answerWithoutRunning(run, call, screened);
     if (answer) {
       screened.answered.set(call.callId, answer);
@@ -54,7 +54,7 @@ function answerWithoutRunning(
   if (call.problem !== undefined)
     return loopError(call, 'validation_error', `The call could not be read: ${call.problem}`);
   if (run.state.breaker.withdrawn.includes(call.toolName)) {
-    screened.notOffered.add(call.callId);
+    screened.notOffered.push(call.callId);
     const failures = run.state.breaker.toolFailureStreaks[call.toolName] ?? 0;
     return loopError(
       call,
@@ -69,7 +69,7 @@ function answerWithoutRunning(
   );
   run.state.callCounts = counted.counts;
   if (!counted.repeated) return undefined;
-  screened.repeated.add(call.callId);
+  screened.repeated.push(call.callId);
   emit(run, {
     type: 'repeated-call',
     callId: call.callId,

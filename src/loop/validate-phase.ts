@@ -24,10 +24,10 @@ import { type ScreenedCalls, screenStepCalls } from './screen-step-calls.js';
 export interface ValidateResult {
   /** One per call, in call order. */
   results: ToolCallResult[];
-  /** Calls answered as loops without running. */
-  repeated: ReadonlySet<string>;
-  /** Calls to tools that were not offered at call time (unknown or withdrawn). */
-  notOffered: ReadonlySet<string>;
+  /** Ids of the calls answered as loops without running. */
+  repeated: readonly string[];
+  /** Ids of the calls to tools that were not offered at call time (unknown or withdrawn). */
+  notOffered: readonly string[];
   /** Set when a limit or the user stopped the batch before it finished. */
   stopped?: StopReason;
 }
