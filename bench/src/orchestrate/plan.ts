@@ -152,7 +152,9 @@ function createFullPlan(postgres: { flowstack: boolean; langgraph: boolean }): B
       count: 1_000,
       steps: 5,
       runs: 3,
-      warmupRounds: 3,
+      // Six, within the same 5 s: the peers are steady by their fourth round, flowstack by about its sixth
+      // (bench/README.md, "Sessions warm up to steady state").
+      warmupRounds: 6,
       warmupMaxMs: 5_000,
       rounds: 3,
       measureMaxMs: 5_000,

@@ -262,7 +262,7 @@ export function renderSessions(collected: Collected, plan: BenchPlan): string {
     `${count(plan.sessions.count)} sessions (each ${plan.sessions.steps - 1} tool steps and an answer) are started at once on one agent, in memory. ` +
       `Each process first runs warm-up rounds of the same size — up to ${plan.sessions.warmupRounds}, none more once ${plan.sessions.warmupMaxMs / 1000} s have passed — then measures up to ${plan.sessions.rounds} rounds (none more after ${plan.sessions.measureMaxMs / 1000} s) and takes their median: ` +
       'the first rounds of so many concurrent sessions also grow the heap and its young generation while the JIT is still at work, and every framework ' +
-      'gained from round to round until about the fourth, so a framework whose round takes a second is measured near its steady state, and one whose round ' +
+      'gained from round to round until about the fourth (flowstack until about its sixth; bench/README.md, "Sessions warm up to steady state"), so a framework whose round takes a second is measured near its steady state, and one whose round ' +
       'takes many seconds after one warm-up round (the "rounds" column says how many ran). The first round of each process is shown beside it for comparison. ' +
       'Steps per second = model calls completed ÷ time, by the CPU time of the process (compared) and by wall time. ' +
       'Rounds run back to back, without a forced garbage collection before each (a full, memory-reducing collection that a server under load never runs; the rounds after one ran 1.5–2× slower for every framework; bench/README.md, "Rounds without a forced collection"). ' +

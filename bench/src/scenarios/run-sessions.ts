@@ -54,7 +54,7 @@ export async function runSessions(framework: Framework, job: SessionsJob): Promi
 
   // Warm-up at full size: the first rounds of this many concurrent sessions also grow the heap and its young
   // generation, and the JIT is still at work; every framework tried ran its first round 5–40 % slower than
-  // its second, and went on gaining until about the fourth (the bench's README). Rounds are run until
+  // its second, and went on gaining until about the fourth, flowstack until about its sixth (the bench's README). Rounds are run until
   // `warmupRounds` or `warmupMaxMs`, whichever comes first, so a framework whose round takes many seconds
   // is not warmed for minutes.
   const warmupStart = now();
