@@ -35,7 +35,10 @@ export const gaps = {
     "SDK's 149–160 µs in the same hour). A CPU profile has no hot spot: about a seventh of the step is making the " +
     "texts the store keeps (observations, history rows, the answer's and the result's journal rows, the snapshot), " +
     "a twentieth garbage collection. The verdict counts each framework's mock model in its figure; the first row " +
-    'gives the ratio without the mocks too. To close it with margin: the model answer written with the rows of ' +
+    'gives the ratio without the mocks too. Per turn (a profile at K = 1 on a 2-core AMD EPYC host, 2026-11-28): ' +
+    "the commit's texts (observations, history rows, snapshot) about a tenth of the turn, deleting the thread " +
+    '(its id hashed for its file-snapshot folder, which is looked for on disk) a twentieth, opening the turn a ' +
+    'twentieth. To close it with margin: the model answer written with the rows of ' +
     'the calls it leads to (one journal write and one serialization per step fewer); the tool arguments parsed ' +
     "once per call (the loop, the pipeline and the history row each parse them now); a model call's telemetry " +
     'record made only when a span records or someone listens.',
@@ -68,31 +71,28 @@ export const gaps = {
     'fixed cost described for the first target.',
   sessionsThroughput:
     'Each session is one turn of 5 steps, interleaved with 999 others, so almost everything a session holds ' +
-    'across an `await` outlives a scavenge and is promoted: the throughput follows what a step allocates and keeps ' +
-    '(next target), and the per-turn fixed cost of the first target weighs about as much as one step. On one Intel ' +
-    'Xeon host (2026-11-28) the last build before the redesign of issue 29 (336b7c1) ran 10,659 steps per CPU ' +
-    'second in this job, about 2.4× the AI SDK, and the redesigned build 7,100–7,700; a full run after the copies ' +
-    "of docs/decisions/0064's amendment read 1.92×. Rounds of one process move by 10–30 % (whether a full " +
-    "collection lands in a round), so one run's figure is this machine's noise around a figure close to the " +
-    'line. To close it with margin: fewer bytes allocated per step (about 53 KB at K = 10, ' +
-    "`probes/alloc-per-step.mjs`; the two deadline waits of a step, the run's and the tool's, make 3–4 KB of " +
-    'it), then one snapshot save per turn.',
+    'across an `await` outlives a scavenge: in this job a quarter of the CPU goes to scavenges, which copy what ' +
+    "survives them (on a 2-core AMD EPYC host on 2026-11-28, `--trace-gc-nvp` over one process's 40,000 steps: " +
+    '161 scavenges, 1,095 ms, 1,013 MB copied, about 25 KB a step; 1,337 ms and 1,215 MB before ' +
+    'docs/decisions/0091). The throughput therefore follows what a step keeps across its awaits (next target), ' +
+    'and the per-turn fixed cost of the first target weighs about as much as one step. flowstack reaches its ' +
+    'steady figure later than the peers (bench/README.md, "Sessions warm up to steady state"), and its rounds ' +
+    'move by 10–30 % with where the scavenges land. To close it with margin: fewer objects kept across the awaits ' +
+    "of a step (the step's and the tool call's suspended async functions, the model's generate result held " +
+    'until its answer is journaled), and the per-turn cost below.',
   sessionsMemory:
     'The peak heap of a round is what the sessions keep plus what they made that outlived a scavenge and waits in ' +
     'the old generation; with 1,000 sessions interleaved, nearly everything a turn keeps across an `await` gets ' +
     'there. The rounds run over a ballast, so that no full collection cuts them short (bench/README.md, "Peak ' +
-    'rounds that no full collection cuts short"). On one Intel Xeon host (2026-11-28) 86.7 KiB a session ' +
-    'outlives a scavenge (`node --expose-gc probes/promoted-per-session.mjs`), against 48.5 KiB for the last ' +
-    "build before the redesign of issue 29 (336b7c1) and 102.6 KiB before docs/decisions/0064's amendment. A " +
-    'session in its fourth tool call holds 43 KiB (`probes/heap-in-flight.mjs`): 143 objects, 76 closures and 68 ' +
-    'contexts, 23 suspended async frames with 30 promises, and 65 ids and keys held as joined strings (2 KiB). ' +
-    'Taking one part out at a time (2026-11-27, median of nine rounds, not kept) moved the peak by at most a ' +
-    "twelfth: the model answers' journal rows and the tool journal's stages by about 6 KiB each, the rest within " +
-    'the 5 KiB a median moves by. To close it: fewer awaited layers per tool call (`runStepCalls`, ' +
-    "`validatePhase`, `runQueuedCalls`, the watch's `wait`, `executeToolBatch`, `runPipeline`, " +
-    "`executeWithTimeout`, `runWithinDeadline`), the run's limits and the tool's timeout watched by one race per " +
-    "call instead of two, the model's answer journaled with the rows of the calls it leads to, and a model call's " +
-    'telemetry record made only when a span records or someone listens.',
+    'rounds that no full collection cuts short"). On a 2-core AMD EPYC host (2026-11-28) 72 KiB a session ' +
+    'outlives a scavenge (`node --expose-gc probes/promoted-per-session.mjs`; 80–87 KiB before ' +
+    'docs/decisions/0091, 48.5 KiB for the last build before the redesign of issue 29). A session in its fourth ' +
+    'tool call holds 40 KiB (`probes/heap-in-flight.mjs`): 141 objects, 65 closures, 19 suspended async ' +
+    'functions with 28 promises. The largest parts of what outlives a scavenge: the journal rows of the model ' +
+    "answers (about 5 KiB a session), the turn's saved texts (observations, history rows and snapshot, about " +
+    '8 KiB, kept by the memory store until the bench deletes the thread), the history rows and observations made ' +
+    "from the run's events (4 KiB). To go further: the model's answer journaled with the rows of the calls it " +
+    "leads to, and the run's events written to the turn as they happen instead of after the run.",
   resumeCold:
     'A freshly started process runs every code path for the first time: each function is parsed and run by the ' +
     'interpreter before the JIT has seen it. The worker warms up before it takes work (`agent.warmUp()`, ' +
