@@ -68,11 +68,15 @@ class SharedRunWatch implements RunWatch {
     if (this.closed) this.close();
   }
 
-  /** Whether the user stopped the run (the signal aborted or the stop was asked for), and why. */
-  userStop(): { stopped: boolean; reason: unknown } {
+  /** Whether the user stopped the run: the signal aborted or the stop was asked for. */
+  stoppedByUser(): boolean {
+    return this.limits.signal?.aborted === true || this.limits.stop?.stopped === true;
+  }
+
+  /** Why the user stopped the run: the signal's reason, else the stop's. */
+  userStopReason(): unknown {
     const { signal, stop } = this.limits;
-    if (signal?.aborted) return { stopped: true, reason: signal.reason };
-    return { stopped: stop?.stopped === true, reason: stop?.reason };
+    return signal?.aborted ? signal.reason : stop?.reason;
   }
 
   private deadline(): number {
@@ -135,16 +139,17 @@ class WaitingCall<T> {
 
   failed(error: unknown): void {
     // Work that gave up because the user stopped it was stopped, not broken.
-    if (this.watch.userStop().stopped) this.decide({ status: 'stopped', reason: 'user-stop', started: true });
+    if (this.watch.stoppedByUser()) this.decide({ status: 'stopped', reason: 'user-stop', started: true });
     else this.decide({ status: 'failed', error });
   }
 
   /** A limit passed or the user stopped: the work's signal is aborted and the call moves on without it. */
   stopped(reason: StopReason): void {
     if (this.decided) return;
-    const user = this.watch.userStop();
     this.decide({ status: 'stopped', reason, started: true });
-    this.controller.abort(reason === 'user-stop' ? user.reason : new Error(`stopped: ${reason}`));
+    this.controller.abort(
+      reason === 'user-stop' ? this.watch.userStopReason() : new Error(`stopped: ${reason}`),
+    );
   }
 
   private decide(outcome: WithinOutcome<T>): void {
